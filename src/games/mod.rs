@@ -1,0 +1,48 @@
+//! The game families and the registry of variant names.
+
+pub mod cwda;
+
+use crate::variant::Variant;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantError {
+    Unknown(String),
+    UnknownArmy { army: String, known: String },
+    Malformed(String),
+}
+
+impl fmt::Display for VariantError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            VariantError::Unknown(n) => {
+                write!(f, "unknown variant '{n}' (run `panoply variants` for the list)")
+            }
+            VariantError::UnknownArmy { army, known } => {
+                write!(f, "unknown army '{army}' (armies: {known})")
+            }
+            VariantError::Malformed(n) => write!(f, "malformed variant name '{n}'"),
+        }
+    }
+}
+
+impl std::error::Error for VariantError {}
+
+/// Builds a variant from its name.
+pub fn by_name(name: &str) -> Result<Variant, VariantError> {
+    let name = name.trim().to_ascii_lowercase();
+    if name == "chess" {
+        let mut v = cwda::variant(cwda::Army::Fide, cwda::Army::Fide, false);
+        v.name = "chess".into();
+        return Ok(v);
+    }
+    if let Some(rest) = name.strip_prefix("cwda-") {
+        return cwda::parse_name(rest);
+    }
+    Err(VariantError::Unknown(name))
+}
+
+/// Every variant name this build knows.
+pub fn names() -> Vec<String> {
+    cwda::names()
+}

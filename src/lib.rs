@@ -1,0 +1,17 @@
+//! Panoply: a chess-variant engine for chess with different armies, in 2D and 3D, for two
+//! and four players.
+//!
+//! Data flows one way: protocol -> game -> search -> movegen -> board. The layers, bottom up:
+//! [`geometry`] and [`bitboard`] (cells and cell sets), [`piece`] (pieces as data),
+//! [`variant`] and [`games`] (rules as data), [`movegen`] (tables, legal moves, perft),
+//! [`position`] (the board state and position strings), [`game`] (the width choice).
+
+pub mod bitboard;
+pub mod game;
+pub mod games;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod piece;
+pub mod position;
+pub mod variant;

@@ -1,0 +1,156 @@
+//! The `panoply` command line.
+
+use clap::{Parser, Subcommand};
+use panoply::bitboard::BitSet;
+use panoply::game::AnyTables;
+use panoply::movegen::{legal_moves, notation::format_move, perft, tables::Tables};
+use panoply::position::{display::diagram, fen, Position};
+use panoply::with_tables;
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "panoply", version, about = "A chess-variant engine for chess with different armies")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree.
+    Perft {
+        depth: u32,
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Position string (default: the variant's start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count under each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Print a board diagram and the legal moves.
+    Show {
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// List every variant name this build knows.
+    Variants,
+    /// Measure perft speed on the start positions of every supported game.
+    Bench {
+        /// Perft depth for the 2D games.
+        #[arg(long, default_value_t = 5)]
+        depth: u32,
+    },
+}
+
+/// A user-facing failure: printed as one line on stderr, exit code 2.
+struct Failure(String);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Perft { depth, variant, fen, divide, threads }) => {
+            run_perft(depth, &variant, fen.as_deref(), divide, threads)
+        }
+        Some(Command::Show { variant, fen }) => run_show(&variant, fen.as_deref()),
+        Some(Command::Variants) => {
+            panoply::games::names().iter().for_each(|n| println!("{n}"));
+            Ok(())
+        }
+        Some(Command::Bench { depth }) => run_bench(depth),
+        None => Err(Failure("no command given (try `panoply --help`)".into())),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(msg)) => {
+            eprintln!("panoply: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn position<B: BitSet>(t: &Tables<B>, fen_text: Option<&str>) -> Result<Position<B>, Failure> {
+    let text = fen_text.unwrap_or(&t.variant.start_position);
+    fen::parse(t, text).map_err(|e| Failure(format!("bad position string: {e}")))
+}
+
+fn run_perft(depth: u32, variant: &str, fen_text: Option<&str>, divide: bool, threads: Option<usize>) -> Result<(), Failure> {
+    if let Some(n) = threads {
+        rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global()?;
+    }
+    let tables = AnyTables::by_name(variant)?;
+    with_tables!(&tables, t => {
+        let pos = position(t, fen_text)?;
+        let start = Instant::now();
+        let progress = std::io::stderr().is_terminal() && depth >= 5;
+        let total = if divide || progress {
+            let rows = perft::divide_with_progress(t, &pos, depth, progress);
+            let mut rows: Vec<(String, u64)> = rows.into_iter().map(|(m, n)| (format_move(t, m), n)).collect();
+            rows.sort();
+            if divide {
+                rows.iter().for_each(|(m, n)| println!("{m}: {n}"));
+            }
+            if depth == 0 { 1 } else { rows.iter().map(|(_, n)| n).sum() }
+        } else {
+            perft::perft_parallel(t, &pos, depth)
+        };
+        report_speed(total, start);
+        println!("Nodes searched: {total}");
+    });
+    Ok(())
+}
+
+fn report_speed(nodes: u64, start: Instant) {
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!("time {:.3} s, {:.1} Mnodes/s", secs, nodes as f64 / secs.max(1e-9) / 1e6);
+}
+
+fn run_show(variant: &str, fen_text: Option<&str>) -> Result<(), Failure> {
+    let tables = AnyTables::by_name(variant)?;
+    with_tables!(&tables, t => {
+        let pos = position(t, fen_text)?;
+        print!("{}", diagram(t, &pos));
+        println!("{}", fen::format(t, &pos));
+        let mut moves: Vec<String> = legal_moves(t, &pos).iter().map(|&m| format_move(t, m)).collect();
+        moves.sort();
+        println!("{} legal moves: {}", moves.len(), moves.join(" "));
+    });
+    Ok(())
+}
+
+fn run_bench(depth: u32) -> Result<(), Failure> {
+    let pairings = ["chess", "cwda-clobberers-nutty", "cwda-rookies-fide", "cwda-nutty-rookies"];
+    let mut total_nodes = 0u64;
+    let start = Instant::now();
+    for name in pairings {
+        let tables = AnyTables::by_name(name)?;
+        with_tables!(&tables, t => {
+            let pos = position(t, None)?;
+            let s = Instant::now();
+            let n = perft::perft(t, &pos, depth);
+            let secs = s.elapsed().as_secs_f64();
+            println!("{name:<28} perft {depth} {n:>12} nodes {:>8.1} Mnps (1 thread)", n as f64 / secs / 1e6);
+            total_nodes += n;
+        });
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("total {total_nodes} nodes {:.1} Mnps", total_nodes as f64 / secs / 1e6);
+    Ok(())
+}

@@ -1,0 +1,445 @@
+//! Legal move generation for every game: pseudo-legal targets from the compiled tables, then
+//! legality. With one royal piece, only King moves, moves out of check, moves of pieces that
+//! shield the King from a slider or lame leaper, and en passant need a test; all others are
+//! legal as generated, which lets perft count whole target sets with one popcount.
+
+pub mod notation;
+pub mod perft;
+pub mod tables;
+
+use crate::bitboard::BitSet;
+use crate::geometry::Cell;
+use crate::moves::{Move, MoveKind};
+use crate::piece::{Kind, Player};
+use crate::position::Position;
+use crate::variant::RoyalRule;
+use arrayvec::ArrayVec;
+use tables::{Promotion, Tables};
+
+/// Enough for a Missiogi position with every kind in hand.
+pub const MAX_MOVES: usize = 8192;
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// Where generated moves go: a list, or a counter that takes whole target sets at once.
+pub trait MoveSink<B: BitSet> {
+    fn targets(&mut self, from: Cell, targets: B, promo: Option<&Promotion<B>>);
+    fn drops(&mut self, kind: Kind, targets: B);
+    fn push(&mut self, m: Move);
+}
+
+impl<B: BitSet> MoveSink<B> for MoveList {
+    fn targets(&mut self, from: Cell, targets: B, promo: Option<&Promotion<B>>) {
+        for to in targets.cells() {
+            push_with_promotions(self, from, to, promo);
+        }
+    }
+    fn drops(&mut self, kind: Kind, targets: B) {
+        for to in targets.cells() {
+            self.push(Move::drop(kind, to));
+        }
+    }
+    fn push(&mut self, m: Move) {
+        ArrayVec::push(self, m)
+    }
+}
+
+fn push_with_promotions<B: BitSet>(list: &mut MoveList, from: Cell, to: Cell, promo: Option<&Promotion<B>>) {
+    match promo {
+        Some(p) if p.must_to.contains(to) => {
+            p.choices.iter().for_each(|&k| list.push(Move::promotion(from, to, k)));
+        }
+        Some(p) if p.may_to.contains(to) || p.may_from.contains(from) => {
+            list.push(Move::normal(from, to));
+            p.choices.iter().for_each(|&k| list.push(Move::promotion(from, to, k)));
+        }
+        _ => list.push(Move::normal(from, to)),
+    }
+}
+
+/// Counts moves without listing them (perft's bulk counting).
+#[derive(Default)]
+pub struct Counter(pub u64);
+
+impl<B: BitSet> MoveSink<B> for Counter {
+    #[inline]
+    fn targets(&mut self, from: Cell, targets: B, promo: Option<&Promotion<B>>) {
+        self.0 += match promo {
+            Some(p) => p.count(from, targets),
+            None => targets.count() as u64,
+        };
+    }
+    #[inline]
+    fn drops(&mut self, _: Kind, targets: B) {
+        self.0 += targets.count() as u64;
+    }
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Whether `cell` is attacked by any player other than `us`, on occupancy `occ`, counting only
+/// attackers inside `attackers` (so a piece about to be captured can be left out).
+pub fn attacked<B: BitSet>(t: &Tables<B>, pos: &Position<B>, cell: Cell, us: Player, occ: B, attackers: B) -> bool {
+    (0..t.players() as u8)
+        .map(Player)
+        .filter(|&p| p != us && pos.is_alive(p))
+        .any(|p| attacked_by(t, pos, cell, p, occ, attackers))
+}
+
+/// Whether player `p` attacks `cell`.
+pub fn attacked_by<B: BitSet>(t: &Tables<B>, pos: &Position<B>, cell: Cell, p: Player, occ: B, attackers: B) -> bool {
+    let theirs = pos.by_player[p.index()] & attackers;
+    if theirs.is_empty() {
+        return false;
+    }
+    for &d in &t.slide_dirs[p.index()] {
+        let d = d as usize;
+        if let Some(b) = t.first_blocker(t.opposite[d] as usize, cell, occ) {
+            if theirs.contains(b) {
+                let piece = pos.piece_at(b).expect("attacker on board");
+                if t.kind(p, piece.kind()).slide_range[d] >= t.distance(cell, b) {
+                    return true;
+                }
+            }
+        }
+    }
+    for (k, kt) in t.kinds[p.index()].iter().enumerate() {
+        let bb = pos.by_kind[k] & theirs;
+        if bb.any() && (kt.attacked_from[cell.index()] & bb).any() {
+            return true;
+        }
+    }
+    for &k in &t.lame_kinds[p.index()] {
+        let bb = pos.by_kind[k.index()] & theirs;
+        if bb.any()
+            && t.kind(p, k).lame_attackers[cell.index()]
+                .iter()
+                .any(|&(from, via)| bb.contains(from) && !occ.contains(via))
+        {
+            return true;
+        }
+    }
+    for &k in &t.bent_kinds[p.index()] {
+        let bb = pos.by_kind[k.index()] & theirs;
+        for from in bb.cells() {
+            if bent_targets(t, p, k, from, occ, true).contains(cell) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether any royal piece of `p` that the royal rule protects is attacked.
+pub fn is_in_check<B: BitSet>(t: &Tables<B>, pos: &Position<B>, p: Player) -> bool {
+    let royals = pos.royals(t, p);
+    if t.variant.royal_rule == RoyalRule::LoneRoyalOnly && royals.count() != 1 {
+        return false;
+    }
+    royals.cells().any(|r| attacked(t, pos, r, p, pos.occupied, pos.occupied))
+}
+
+/// Cells reached by bent moves (step, then slide) from `from`.
+fn bent_targets<B: BitSet>(t: &Tables<B>, p: Player, k: Kind, from: Cell, occ: B, captures: bool) -> B {
+    let mut out = B::empty();
+    for b in &t.kind(p, k).bent[from.index()] {
+        if occ.contains(b.first) || (captures && !b.mode.captures()) || (!captures && !b.mode.moves()) {
+            continue;
+        }
+        out |= t.ray_attack(b.dir as usize, b.first, occ);
+    }
+    out
+}
+
+/// How moves must be tested before they count as legal.
+#[derive(Clone, Copy)]
+enum Guard<B> {
+    /// No royal piece to protect: every pseudo-legal move is legal.
+    None,
+    /// One royal on `king`: test King moves, evasions and moves of `blockers`.
+    Single { king: Cell, in_check: bool, blockers: B },
+    /// Make every move and look (several royals, bent attackers, the lone-royal rule).
+    Play,
+}
+
+fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
+    let royals = pos.royals(t, us);
+    let n = royals.count();
+    match (t.variant.royal_rule, n) {
+        (_, 0) | (RoyalRule::LoneRoyalOnly, 2..) => return Guard::None,
+        (RoyalRule::LoneRoyalOnly, _) | (RoyalRule::Each, 2..) => return Guard::Play,
+        _ => {}
+    }
+    let king = royals.lowest().unwrap();
+    let occ = pos.occupied;
+    let own = pos.by_player[us.index()];
+    let mut blockers = B::empty();
+    for p in (0..t.players() as u8).map(Player).filter(|&p| p != us && pos.is_alive(p)) {
+        let theirs = pos.by_player[p.index()];
+        if t.bent_kinds[p.index()].iter().any(|&k| pos.pieces(p, k).any()) {
+            return Guard::Play;
+        }
+        for &d in &t.slide_dirs[p.index()] {
+            let d = d as usize;
+            let back = t.opposite[d] as usize;
+            let Some(b1) = t.first_blocker(back, king, occ) else { continue };
+            if !own.contains(b1) {
+                continue;
+            }
+            let Some(b2) = t.first_blocker(back, b1, occ) else { continue };
+            if theirs.contains(b2) {
+                let piece = pos.piece_at(b2).unwrap();
+                if t.kind(p, piece.kind()).slide_range[d] >= t.distance(king, b2) {
+                    blockers.set(b1);
+                }
+            }
+        }
+        for &k in &t.lame_kinds[p.index()] {
+            let bb = pos.pieces(p, k);
+            for &(from, via) in &t.kind(p, k).lame_attackers[king.index()] {
+                if bb.contains(from) && own.contains(via) {
+                    blockers.set(via);
+                }
+            }
+        }
+    }
+    let in_check = attacked(t, pos, king, us, occ, occ);
+    Guard::Single { king, in_check, blockers }
+}
+
+/// Legality of one move under a `Single` guard: is the King safe afterwards?
+#[inline]
+fn king_safe_after<B: BitSet>(t: &Tables<B>, pos: &Position<B>, king: Cell, from: Cell, to: Cell, victim: Option<Cell>) -> bool {
+    let us = pos.side;
+    let mut occ = pos.occupied;
+    occ.clear(from);
+    occ.set(to);
+    let mut attackers = pos.occupied;
+    attackers.clear(to);
+    if let Some(v) = victim {
+        occ.clear(v);
+        attackers.clear(v);
+    }
+    let king = if from == king { to } else { king };
+    !attacked(t, pos, king, us, occ, attackers)
+}
+
+/// Legality by making the move and looking at every royal.
+fn legal_by_play<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mv: Move) -> bool {
+    let us = pos.side;
+    let next = pos.play(t, mv);
+    let royals = next.royals(t, us);
+    if t.variant.royal_rule == RoyalRule::LoneRoyalOnly && royals.count() != 1 {
+        return true;
+    }
+    royals.cells().all(|r| !attacked(t, &next, r, us, next.occupied, next.occupied))
+}
+
+/// Pseudo-legal targets of one piece (excluding special moves).
+#[inline]
+fn piece_targets<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player, k: Kind, from: Cell) -> B {
+    let kt = t.kind(us, k);
+    let occ = pos.occupied;
+    let empty = t.board.without(occ);
+    let enemies = pos.enemies(us);
+    let i = from.index();
+    let mut targets = (kt.quiet[i] & empty) | (kt.capture[i] & enemies);
+    for s in &kt.slides {
+        let mut a = t.ray_attack(s.dir as usize, from, occ);
+        if s.max > 0 {
+            a &= s.limit[i];
+        }
+        match s.mode {
+            crate::piece::Mode::Both => targets |= a.without(pos.by_player[us.index()]),
+            crate::piece::Mode::Move => targets |= a & empty,
+            crate::piece::Mode::Capture => targets |= a & enemies,
+        }
+    }
+    for l in &kt.lame[i] {
+        if occ.contains(l.via) {
+            continue;
+        }
+        if (l.mode.moves() && empty.contains(l.to)) || (l.mode.captures() && enemies.contains(l.to)) {
+            targets.set(l.to);
+        }
+    }
+    if !kt.bent[i].is_empty() {
+        targets |= bent_targets(t, us, k, from, occ, false) & empty;
+        targets |= bent_targets(t, us, k, from, occ, true) & enemies;
+    }
+    targets
+}
+
+/// Generates the legal moves of the side to move into `sink`.
+pub fn generate<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, sink: &mut S) {
+    let us = pos.side;
+    let g = guard(t, pos, us);
+    if let Guard::Play = g {
+        let mut all = MoveList::new();
+        generate_pseudo(t, pos, &mut all);
+        all.into_iter().filter(|&m| legal_by_play(t, pos, m)).for_each(|m| sink.push(m));
+        return;
+    }
+    let occ = pos.occupied;
+    let empty = t.board.without(occ);
+    for (k, _) in t.kinds[us.index()].iter().enumerate() {
+        let kind = Kind(k as u8);
+        let pieces = pos.pieces(us, kind);
+        if pieces.is_empty() {
+            continue;
+        }
+        let kt = t.kind(us, kind);
+        let promo = t.promotion(us, kind);
+        for from in pieces.cells() {
+            let mut targets = piece_targets(t, pos, us, kind, from);
+            let check = match g {
+                Guard::Single { in_check, blockers, .. } => kt.royal || in_check || blockers.contains(from),
+                _ => false,
+            };
+            if check {
+                if let Guard::Single { king, .. } = g {
+                    for to in targets.cells() {
+                        if !king_safe_after(t, pos, king, from, to, None) {
+                            targets.clear(to);
+                        }
+                    }
+                }
+            }
+            sink.targets(from, targets, promo);
+            for &(skipped, to) in &kt.double_steps[from.index()] {
+                if empty.contains(skipped) && empty.contains(to) {
+                    let ok = match g {
+                        Guard::Single { king, .. } if check => king_safe_after(t, pos, king, from, to, None),
+                        _ => true,
+                    };
+                    if ok {
+                        sink.push(Move::new(from, to, MoveKind::DoubleStep, 0));
+                    }
+                }
+            }
+        }
+    }
+    let ok = |m: Move, victim: Option<Cell>| match g {
+        Guard::Single { king, .. } => king_safe_after(t, pos, king, m.from(), m.to(), victim),
+        _ => true,
+    };
+    for_each_en_passant(t, pos, |m, victim| {
+        if ok(m, Some(victim)) {
+            sink.push(m)
+        }
+    });
+    for_each_castling(t, pos, |m| sink.push(m));
+    let in_check = matches!(g, Guard::Single { in_check: true, .. });
+    for_each_drop_set(t, pos, |kind, mut targets| {
+        if in_check {
+            if let Guard::Single { king, .. } = g {
+                for to in targets.cells() {
+                    let mut occ = pos.occupied;
+                    occ.set(to);
+                    if attacked(t, pos, king, us, occ, pos.occupied) {
+                        targets.clear(to);
+                    }
+                }
+            }
+        }
+        sink.drops(kind, targets);
+    });
+}
+
+/// All pseudo-legal moves (no royal-safety test), into a list.
+pub fn generate_pseudo<B: BitSet>(t: &Tables<B>, pos: &Position<B>, list: &mut MoveList) {
+    let us = pos.side;
+    let empty = t.board.without(pos.occupied);
+    for (k, kt) in t.kinds[us.index()].iter().enumerate() {
+        let kind = Kind(k as u8);
+        for from in pos.pieces(us, kind).cells() {
+            let targets = piece_targets(t, pos, us, kind, from);
+            MoveSink::targets(list, from, targets, t.promotion(us, kind));
+            for &(skipped, to) in &kt.double_steps[from.index()] {
+                if empty.contains(skipped) && empty.contains(to) {
+                    list.push(Move::new(from, to, MoveKind::DoubleStep, 0));
+                }
+            }
+        }
+    }
+    for_each_en_passant(t, pos, |m, _| list.push(m));
+    for_each_castling(t, pos, |m| list.push(m));
+    for_each_drop_set(t, pos, |kind, targets| MoveSink::<B>::drops(list, kind, targets));
+}
+
+fn for_each_en_passant<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mut f: impl FnMut(Move, Cell)) {
+    let us = pos.side;
+    for (owner, ep) in pos.ep.iter().enumerate() {
+        let Some(ep) = ep else { continue };
+        if owner == us.index() || pos.occupied.contains(ep.skipped) {
+            continue;
+        }
+        for (k, kt) in t.kinds[us.index()].iter().enumerate() {
+            if !kt.en_passant {
+                continue;
+            }
+            let capturers = kt.attacked_from[ep.skipped.index()] & pos.pieces(us, Kind(k as u8));
+            for from in capturers.cells() {
+                f(Move::new(from, ep.skipped, MoveKind::EnPassant, 0), ep.victim);
+            }
+        }
+    }
+}
+
+fn for_each_castling<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mut f: impl FnMut(Move)) {
+    let us = pos.side;
+    if pos.castling == 0 {
+        return;
+    }
+    for (i, c) in t.variant.castlings.iter().enumerate() {
+        if c.player != us || pos.castling >> i & 1 == 0 {
+            continue;
+        }
+        let own = pos.by_player[us.index()];
+        if !own.contains(c.king_from) || !own.contains(c.partner_from) {
+            continue;
+        }
+        let path_clear = c
+            .empty
+            .iter()
+            .all(|&e| e == c.king_from || e == c.partner_from || !pos.occupied.contains(e));
+        if !path_clear {
+            continue;
+        }
+        let mut occ = pos.occupied;
+        occ.clear(c.king_from);
+        let safe = c.safe.iter().all(|&s| !attacked(t, pos, s, us, occ, pos.occupied));
+        if safe {
+            f(Move::new(c.king_from, c.king_to, MoveKind::Castle, i as u8));
+        }
+    }
+}
+
+fn for_each_drop_set<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mut f: impl FnMut(Kind, B)) {
+    let us = pos.side;
+    if t.variant.drops.is_none() || us.index() >= pos.hands.len() {
+        return;
+    }
+    let empty = t.board.without(pos.occupied);
+    for (k, &n) in pos.hands[us.index()].iter().enumerate() {
+        if n > 0 {
+            let kind = Kind(k as u8);
+            f(kind, empty.without(t.drop_forbidden[us.index()][k]));
+        }
+    }
+}
+
+/// The legal moves of the side to move.
+pub fn legal_moves<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> MoveList {
+    let mut list = MoveList::new();
+    generate(t, pos, &mut list);
+    list
+}
+
+/// The number of legal moves of the side to move.
+pub fn count_legal<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> u64 {
+    let mut c = Counter::default();
+    generate(t, pos, &mut c);
+    c.0
+}

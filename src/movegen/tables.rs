@@ -1,0 +1,488 @@
+//! A variant compiled for one bitset width: ray masks, per-(player, kind, cell) leap tables,
+//! reverse tables for attack detection, promotion zones, castling masks and Zobrist keys.
+//! Built once when a variant is selected; read-only afterwards.
+
+use crate::bitboard::BitSet;
+use crate::geometry::{Cell, Shape, Vec3, DIRECTIONS};
+use crate::piece::{Atom, Kind, Mode, Player, MAX_KINDS};
+use crate::variant::Variant;
+
+/// A slide atom on the board: absolute direction, mode, and for limited ranges the cells in
+/// reach from each cell.
+#[derive(Clone, Debug)]
+pub struct SlideAtom<B> {
+    pub dir: u8,
+    pub mode: Mode,
+    pub max: u8,
+    pub limit: Vec<B>,
+}
+
+/// A lame leap from a given cell: `via` must be empty.
+#[derive(Clone, Copy, Debug)]
+pub struct LameLeap {
+    pub via: Cell,
+    pub to: Cell,
+    pub mode: Mode,
+}
+
+/// A bent move from a given cell: step to `first` (must be empty), then slide along `dir`.
+#[derive(Clone, Copy, Debug)]
+pub struct BentStart {
+    pub first: Cell,
+    pub dir: u8,
+    pub mode: Mode,
+}
+
+/// Everything about one kind of one player.
+#[derive(Clone, Debug)]
+pub struct KindTables<B> {
+    pub quiet: Vec<B>,
+    pub capture: Vec<B>,
+    /// Cells from which this kind's capturing leaps reach the indexed cell.
+    pub attacked_from: Vec<B>,
+    pub slides: Vec<SlideAtom<B>>,
+    /// Capture range along each direction: 0 none, 255 unlimited.
+    pub slide_range: [u8; 26],
+    pub lame: Vec<Vec<LameLeap>>,
+    /// For each target cell: the lame capture leaps that reach it, as (from, via).
+    pub lame_attackers: Vec<Vec<(Cell, Cell)>>,
+    pub bent: Vec<Vec<BentStart>>,
+    /// Double steps from each cell: (skipped cell, destination).
+    pub double_steps: Vec<Vec<(Cell, Cell)>>,
+    pub royal: bool,
+    pub pawn: bool,
+    pub en_passant: bool,
+}
+
+/// A promotion rule compiled to cell sets.
+#[derive(Clone, Debug)]
+pub struct Promotion<B> {
+    pub may_to: B,
+    pub may_from: B,
+    pub must_to: B,
+    pub choices: Vec<Kind>,
+}
+
+impl<B: BitSet> Promotion<B> {
+    /// Number of moves a piece on `from` makes onto `targets` once promotion choices are
+    /// counted (used by bulk counting).
+    #[inline]
+    pub fn count(&self, from: Cell, targets: B) -> u64 {
+        let n = self.choices.len() as u64;
+        let must = (targets & self.must_to).count() as u64;
+        let may = if self.may_from.contains(from) {
+            targets.without(self.must_to)
+        } else {
+            targets & self.may_to.without(self.must_to)
+        }
+        .count() as u64;
+        let plain = targets.count() as u64 - must - may;
+        plain + may * (n + 1) + must * n
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Zobrist {
+    pub piece: Vec<u64>,
+    pub hand: Vec<u64>,
+    pub side: [u64; 4],
+    pub castling: [u64; 16],
+    pub ep: Vec<u64>,
+    pub alive: [u64; 4],
+}
+
+pub const MAX_HAND: usize = 80;
+
+impl Zobrist {
+    fn new(cells: usize) -> Zobrist {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            // splitmix64: deterministic keys, so hashes (and bench signatures) are reproducible.
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        Zobrist {
+            piece: (0..4 * MAX_KINDS * cells).map(|_| next()).collect(),
+            hand: (0..4 * MAX_KINDS * MAX_HAND).map(|_| next()).collect(),
+            side: [next(), next(), next(), next()],
+            castling: std::array::from_fn(|_| next()),
+            ep: (0..cells).map(|_| next()).collect(),
+            alive: [next(), next(), next(), next()],
+        }
+    }
+    #[inline]
+    pub fn piece_key(&self, code: usize, cell: Cell, cells: usize) -> u64 {
+        self.piece[code * cells + cell.index()]
+    }
+    #[inline]
+    pub fn hand_key(&self, player: Player, kind: Kind, count: u8) -> u64 {
+        self.hand[(player.index() * MAX_KINDS + kind.index()) * MAX_HAND + (count as usize).min(MAX_HAND - 1)]
+    }
+}
+
+/// A variant compiled for bitset width `B`.
+pub struct Tables<B: BitSet> {
+    pub variant: Variant,
+    pub shape: Shape,
+    pub cells: usize,
+    pub board: B,
+    /// Ray masks: `rays[dir * cells + cell]`, excluding the origin.
+    pub rays: Vec<B>,
+    pub positive: [bool; 26],
+    pub opposite: [u8; 26],
+    /// Chebyshev distance between cells, `dist[a * cells + b]`.
+    pub dist: Vec<u8>,
+    /// `kinds[player][kind]`.
+    pub kinds: Vec<Vec<KindTables<B>>>,
+    /// Per player: directions along which some kind of that player capture-slides.
+    pub slide_dirs: Vec<Vec<u8>>,
+    /// Per player: kinds with lame leaps / bent moves (checked piece by piece).
+    pub lame_kinds: Vec<Vec<Kind>>,
+    pub bent_kinds: Vec<Vec<Kind>>,
+    pub royal_kinds: Vec<Kind>,
+    /// `promotions[player][kind]`.
+    pub promotions: Vec<Vec<Option<Promotion<B>>>>,
+    /// Castling rights kept when a move touches a cell: `rights &= castle_keep[cell]`.
+    pub castle_keep: Vec<u8>,
+    /// Per player, per kind: cells where a drop is forbidden.
+    pub drop_forbidden: Vec<Vec<B>>,
+    pub zobrist: Zobrist,
+}
+
+impl<B: BitSet> Tables<B> {
+    pub fn new(variant: Variant) -> Tables<B> {
+        let shape = variant.shape;
+        let cells = shape.cells();
+        assert!(cells <= B::CAPACITY, "{} cells do not fit this bitset", cells);
+        let mut board = B::empty();
+        for c in shape.all_cells() {
+            board.set(c);
+        }
+        let mut rays = vec![B::empty(); 26 * cells];
+        for (d, &v) in DIRECTIONS.iter().enumerate() {
+            for c in shape.all_cells() {
+                let mut r = B::empty();
+                let mut cur = c;
+                while let Some(n) = shape.offset(cur, v) {
+                    r.set(n);
+                    cur = n;
+                }
+                rays[d * cells + c.index()] = r;
+            }
+        }
+        let positive = std::array::from_fn(|d| shape.linear(DIRECTIONS[d]) > 0);
+        let opposite = std::array::from_fn(|d| {
+            DIRECTIONS.iter().position(|&o| o == DIRECTIONS[d].neg()).unwrap() as u8
+        });
+        let mut dist = vec![0u8; cells * cells];
+        for a in shape.all_cells() {
+            for b in shape.all_cells() {
+                let (p, q) = (shape.coords(a), shape.coords(b));
+                let d = (p.0 - q.0).abs().max((p.1 - q.1).abs()).max((p.2 - q.2).abs());
+                dist[a.index() * cells + b.index()] = d as u8;
+            }
+        }
+        let players = variant.players();
+        let kinds: Vec<Vec<KindTables<B>>> = (0..players)
+            .map(|p| variant.kinds().map(|k| compile_kind(&variant, Player(p as u8), k)).collect())
+            .collect();
+        let slide_dirs = kinds
+            .iter()
+            .map(|ks| (0..26u8).filter(|&d| ks.iter().any(|kt| kt.slide_range[d as usize] > 0)).collect())
+            .collect();
+        let kinds_with = |pred: &dyn Fn(&Atom) -> bool| -> Vec<Vec<Kind>> {
+            (0..players)
+                .map(|_| variant.kinds().filter(|&k| variant.kind(k).atoms.iter().any(pred)).collect())
+                .collect()
+        };
+        let lame_kinds = kinds_with(&|a| matches!(a, Atom::Lame { .. }));
+        let bent_kinds = kinds_with(&|a| matches!(a, Atom::Bent { .. }));
+        let royal_kinds = variant.kinds().filter(|&k| variant.kind(k).royal).collect();
+        let to_set = |cs: &[Cell]| {
+            let mut b = B::empty();
+            cs.iter().for_each(|&c| b.set(c));
+            b
+        };
+        let promotions = (0..players)
+            .map(|p| {
+                variant
+                    .kinds()
+                    .map(|k| {
+                        variant.promotion_for(Player(p as u8), k).map(|r| Promotion {
+                            may_to: to_set(&r.may_to),
+                            may_from: to_set(&r.may_from),
+                            must_to: to_set(&r.must_to),
+                            choices: r.choices.clone(),
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut castle_keep = vec![0xffu8; cells];
+        for (i, c) in variant.castlings.iter().enumerate() {
+            castle_keep[c.king_from.index()] &= !(1 << i);
+            castle_keep[c.partner_from.index()] &= !(1 << i);
+        }
+        let drop_forbidden = (0..players)
+            .map(|p| {
+                variant
+                    .kinds()
+                    .map(|k| {
+                        variant.drops.as_ref().map_or(B::empty(), |d| {
+                            d.forbidden
+                                .iter()
+                                .filter(|(pl, kk, _)| pl.index() == p && *kk == k)
+                                .fold(B::empty(), |acc, (_, _, cs)| acc | to_set(cs))
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        Tables {
+            zobrist: Zobrist::new(cells),
+            variant,
+            shape,
+            cells,
+            board,
+            rays,
+            positive,
+            opposite,
+            dist,
+            kinds,
+            slide_dirs,
+            lame_kinds,
+            bent_kinds,
+            royal_kinds,
+            promotions,
+            castle_keep,
+            drop_forbidden,
+        }
+    }
+
+    #[inline]
+    pub fn kind(&self, p: Player, k: Kind) -> &KindTables<B> {
+        &self.kinds[p.index()][k.index()]
+    }
+
+    #[inline]
+    pub fn ray(&self, dir: usize, c: Cell) -> B {
+        self.rays[dir * self.cells + c.index()]
+    }
+
+    /// The first occupied cell from `c` along `dir`, if any.
+    #[inline]
+    pub fn first_blocker(&self, dir: usize, c: Cell, occ: B) -> Option<Cell> {
+        let hits = self.ray(dir, c) & occ;
+        if self.positive[dir] {
+            hits.lowest()
+        } else {
+            hits.highest()
+        }
+    }
+
+    /// Cells a slider on `c` reaches along `dir`: empty cells up to and including the first
+    /// occupied one.
+    #[inline]
+    pub fn ray_attack(&self, dir: usize, c: Cell, occ: B) -> B {
+        let ray = self.ray(dir, c);
+        match self.first_blocker(dir, c, occ) {
+            Some(b) => ray ^ self.ray(dir, b),
+            None => ray,
+        }
+    }
+
+    #[inline]
+    pub fn distance(&self, a: Cell, b: Cell) -> u8 {
+        self.dist[a.index() * self.cells + b.index()]
+    }
+
+    pub fn players(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub fn promotion(&self, p: Player, k: Kind) -> Option<&Promotion<B>> {
+        self.promotions[p.index()][k.index()].as_ref()
+    }
+}
+
+fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> KindTables<B> {
+    let shape = variant.shape;
+    let cells = shape.cells();
+    let orient = variant.orientations[player.index()];
+    let def = variant.kind(kind);
+    let mut kt = KindTables {
+        quiet: vec![B::empty(); cells],
+        capture: vec![B::empty(); cells],
+        attacked_from: vec![B::empty(); cells],
+        slides: Vec::new(),
+        slide_range: [0; 26],
+        lame: vec![Vec::new(); cells],
+        lame_attackers: vec![Vec::new(); cells],
+        bent: vec![Vec::new(); cells],
+        double_steps: vec![Vec::new(); cells],
+        royal: def.royal,
+        pawn: def.pawn,
+        en_passant: def.en_passant,
+    };
+    let dir_of = |v: Vec3| crate::geometry::direction_index(v).expect("unit vector") as u8;
+    for atom in &def.atoms {
+        match *atom {
+            Atom::Leap { to, mode, when } => {
+                let v = orient.apply(to);
+                for c in shape.all_cells() {
+                    let Some(t) = shape.offset(c, v) else { continue };
+                    if !when.holds(&shape, c, t) {
+                        continue;
+                    }
+                    if mode.moves() {
+                        kt.quiet[c.index()].set(t);
+                    }
+                    if mode.captures() {
+                        kt.capture[c.index()].set(t);
+                        kt.attacked_from[t.index()].set(c);
+                    }
+                }
+            }
+            Atom::Slide { step, max, mode } => {
+                let v = orient.apply(step);
+                if !shape.supports(v) {
+                    continue;
+                }
+                let dir = dir_of(v);
+                let limit = if max == 0 {
+                    Vec::new()
+                } else {
+                    shape
+                        .all_cells()
+                        .map(|c| {
+                            let mut m = B::empty();
+                            let mut cur = c;
+                            for _ in 0..max {
+                                match shape.offset(cur, v) {
+                                    Some(n) => {
+                                        m.set(n);
+                                        cur = n;
+                                    }
+                                    None => break,
+                                }
+                            }
+                            m
+                        })
+                        .collect()
+                };
+                if mode.captures() {
+                    let r = &mut kt.slide_range[dir as usize];
+                    *r = (*r).max(if max == 0 { 255 } else { max });
+                }
+                kt.slides.push(SlideAtom { dir, mode, max, limit });
+            }
+            Atom::Lame { via, to, mode } => {
+                let (via, to) = (orient.apply(via), orient.apply(to));
+                for c in shape.all_cells() {
+                    if let (Some(v), Some(t)) = (shape.offset(c, via), shape.offset(c, to)) {
+                        kt.lame[c.index()].push(LameLeap { via: v, to: t, mode });
+                        if mode.captures() {
+                            kt.lame_attackers[t.index()].push((c, v));
+                        }
+                    }
+                }
+            }
+            Atom::Bent { first, then, mode } => {
+                let (first, then) = (orient.apply(first), orient.apply(then));
+                for c in shape.all_cells() {
+                    if let Some(f) = shape.offset(c, first) {
+                        kt.bent[c.index()].push(BentStart { first: f, dir: dir_of(then), mode });
+                    }
+                }
+            }
+        }
+    }
+    if let Some(initial) = variant.double_step_cells.get(player.index()) {
+        for &c in initial {
+            for &step in &def.double_steps {
+                let v = orient.apply(step);
+                if let Some(s) = shape.offset(c, v) {
+                    if let Some(t) = shape.offset(s, v) {
+                        kt.double_steps[c.index()].push((s, t));
+                    }
+                }
+            }
+        }
+    }
+    kt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{CellNaming, Orientation};
+    use crate::piece::{unit_vectors, PieceDef};
+    use crate::variant::{Family, RoyalRule, StalemateRule};
+
+    /// A bare variant on an arbitrary shape, for geometry tests.
+    fn test_variant(shape: Shape, orientations: Vec<Orientation>, pieces: Vec<PieceDef>) -> Variant {
+        Variant {
+            name: "test".into(),
+            family: Family::Missionary,
+            shape,
+            player_symbols: (0..orientations.len()).map(|i| (b'a' + i as u8) as char).collect(),
+            orientations,
+            pieces,
+            armies: Vec::new(),
+            start_position: String::new(),
+            promotions: Vec::new(),
+            double_step_cells: Vec::new(),
+            castlings: Vec::new(),
+            morph: Vec::new(),
+            drops: None,
+            royal_rule: RoyalRule::Each,
+            stalemate: StalemateRule::Draw,
+            bare_king: false,
+            move_rule_plies: 0,
+        }
+    }
+
+    #[test]
+    fn three_d_slider_rays_and_leaper_tables() {
+        let shape = Shape { files: 6, ranks: 8, levels: 6, naming: CellNaming::LevelFileRank };
+        let unicorn = PieceDef::new("Unicorn", "U", unit_vectors(3).map(Atom::slide).collect());
+        let emperor = PieceDef::new("Emperor", "K", crate::geometry::DIRECTIONS.map(Atom::leap).to_vec());
+        let v = test_variant(shape, vec![Orientation::IDENTITY, Orientation::MIRROR_Y], vec![unicorn, emperor]);
+        let t: Tables<crate::bitboard::Wide> = Tables::new(v);
+        // A corner cell: the Emperor reaches 7 cells, a central one 26.
+        let corner = shape.parse_cell("ua1").unwrap();
+        let centre = shape.parse_cell("wc4").unwrap();
+        assert_eq!(t.kind(Player(0), Kind(1)).quiet[corner.index()].count(), 7);
+        assert_eq!(t.kind(Player(0), Kind(1)).capture[centre.index()].count(), 26);
+        // The Unicorn from ua1 slides along the one triagonal (1,1,1) to zf6.
+        let all: u32 = t.kind(Player(0), Kind(0)).slides.iter().map(|s| t.ray_attack(s.dir as usize, corner, Default::default()).count()).sum();
+        assert_eq!(all, 5);
+        // A blocker on the diagonal stops the slide at it.
+        let mut occ = crate::bitboard::Wide::default();
+        occ.set(shape.parse_cell("wc3").unwrap());
+        let d = crate::geometry::direction_index(Vec3::new(1, 1, 1)).unwrap();
+        assert_eq!(t.ray_attack(d, corner, occ).count(), 2);
+        assert!(t.positive[d]);
+    }
+
+    #[test]
+    fn four_player_orientation_turns_forward_moves() {
+        let shape = Shape { files: 10, ranks: 8, levels: 4, naming: CellNaming::FileRowLevel };
+        // A piece that steps forward along both of its army's forward directions (+x and +y).
+        let stepper = PieceDef::new("Step", "S", vec![Atom::leap(Vec3::new(1, 0, 0)), Atom::leap(Vec3::new(0, 1, 0))]);
+        let flip = |x, y| Orientation { flip_x: x, flip_y: y, flip_z: false };
+        let orients = vec![flip(true, false), flip(true, true), flip(false, true), flip(false, false)];
+        let t: Tables<crate::bitboard::Wide> = Tables::new(test_variant(shape, orients, vec![stepper]));
+        let e = shape.parse_cell("et2").unwrap();
+        let names = |p: u8| -> Vec<String> {
+            t.kind(Player(p), Kind(0)).quiet[e.index()].cells().map(|c| shape.cell_name(c)).collect()
+        };
+        assert_eq!(names(0), vec!["dt2", "eu2"]); // Catholic: -x, +y
+        assert_eq!(names(1), vec!["es2", "dt2"]); // Protestant: -x, -y
+        assert_eq!(names(2), vec!["es2", "ft2"]); // Islamic: +x, -y
+        assert_eq!(names(3), vec!["ft2", "eu2"]); // Byzantine: +x, +y
+    }
+}

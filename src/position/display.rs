@@ -1,0 +1,55 @@
+//! Board diagrams for the text interface: one grid per level, levels side by side.
+
+use super::{fen::piece_token, Position};
+use crate::bitboard::BitSet;
+use crate::movegen::tables::Tables;
+
+/// A diagram of the board with rank/row labels and file letters; 3D boards show their
+/// levels side by side, each headed by its name.
+pub fn diagram<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
+    let shape = t.shape;
+    let width = pos
+        .occupied
+        .cells()
+        .map(|c| piece_token(t, pos.piece_at(c).unwrap()).len())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let level_name = |z: i32| match shape.naming {
+        crate::geometry::CellNaming::LevelFileRank => format!("level {}", (b'u' + z as u8) as char),
+        _ => format!("level {}", z + 1),
+    };
+    let row_label = |y: i32| match shape.naming {
+        crate::geometry::CellNaming::FileRowLevel => format!("{}", (b's' + y as u8) as char),
+        _ => format!("{:>2}", y + 1),
+    };
+    let grid_width = shape.files as usize * (width + 1);
+    let mut out = String::new();
+    if shape.levels > 1 {
+        for z in 0..shape.levels as i32 {
+            out += &format!("   {:<grid_width$}  ", level_name(z));
+        }
+        out.push('\n');
+    }
+    for y in (0..shape.ranks as i32).rev() {
+        for z in 0..shape.levels as i32 {
+            out += &format!("{} ", row_label(y));
+            for x in 0..shape.files as i32 {
+                let c = shape.cell(x, y, z).unwrap();
+                let text = pos.piece_at(c).map_or(".".to_string(), |p| piece_token(t, p));
+                out += &format!("{text:<width$} ");
+            }
+            out += "  ";
+        }
+        out = out.trim_end().to_string();
+        out.push('\n');
+    }
+    for _ in 0..shape.levels {
+        out += "   ";
+        for x in 0..shape.files {
+            out += &format!("{:<width$} ", (b'a' + x) as char);
+        }
+        out += "  ";
+    }
+    out.trim_end().to_string() + "\n"
+}

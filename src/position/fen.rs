@@ -1,0 +1,339 @@
+//! Position strings (RULES.md): FEN for the 2D games. Each bad field gets its own error,
+//! naming the field and what was expected.
+
+use super::{EnPassant, Position};
+use crate::bitboard::BitSet;
+use crate::geometry::Vec3;
+use crate::movegen::tables::Tables;
+use crate::piece::{Piece, Player};
+use crate::variant::RoyalRule;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Empty,
+    MissingField(&'static str),
+    ExtraField(String),
+    RankCount { found: usize, expected: usize },
+    RankLength { rank: String, found: usize, expected: usize },
+    UnknownPiece { token: String, variant: String },
+    BadSide { found: String, expected: String },
+    BadCastling(String),
+    BadEnPassant { found: String, reason: String },
+    BadNumber { field: &'static str, found: String },
+    Invalid(String),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        use PositionError::*;
+        match self {
+            Empty => write!(f, "empty position string"),
+            MissingField(field) => write!(f, "position string ends before the {field} field"),
+            ExtraField(s) => write!(f, "unexpected text after the position string: '{s}'"),
+            RankCount { found, expected } => {
+                write!(f, "board field has {found} ranks, expected {expected} separated by '/'")
+            }
+            RankLength { rank, found, expected } => {
+                write!(f, "rank '{rank}' covers {found} cells, expected {expected}")
+            }
+            UnknownPiece { token, variant } => write!(f, "unknown piece '{token}' for {variant}"),
+            BadSide { found, expected } => {
+                write!(f, "side-to-move field is '{found}', expected one of {expected}")
+            }
+            BadCastling(s) => write!(
+                f,
+                "castling field '{s}' is not '-' or a combination of K, Q, k, q"
+            ),
+            BadEnPassant { found, reason } => write!(f, "en-passant field '{found}': {reason}"),
+            BadNumber { field, found } => {
+                write!(f, "{field} field is '{found}', expected a non-negative number")
+            }
+            Invalid(reason) => write!(f, "illegal position: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Reads a grid of `ranks` rows (top row first, `/` between) of `files` cells each onto
+/// level `z`. Tokens are an optional `+` and a letter (upper case = first player); digits are
+/// runs of empty cells.
+pub fn parse_grid<B: BitSet>(
+    t: &Tables<B>,
+    pos: &mut Position<B>,
+    text: &str,
+    z: i32,
+) -> Result<(), PositionError> {
+    let shape = t.shape;
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != shape.ranks as usize {
+        return Err(PositionError::RankCount { found: rows.len(), expected: shape.ranks as usize });
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let y = shape.ranks as i32 - 1 - i as i32;
+        let mut x = 0i32;
+        let chars: Vec<char> = row.chars().collect();
+        let mut j = 0;
+        let too_long = |x: i32| PositionError::RankLength {
+            rank: row.to_string(),
+            found: x as usize,
+            expected: shape.files as usize,
+        };
+        while j < chars.len() {
+            let ch = chars[j];
+            if ch.is_ascii_digit() {
+                let digits: String = chars[j..].iter().take_while(|c| c.is_ascii_digit()).collect();
+                j += digits.len();
+                let n: i32 = digits.parse().map_err(|_| too_long(x))?;
+                if n == 0 {
+                    return Err(PositionError::UnknownPiece { token: digits, variant: t.variant.name.clone() });
+                }
+                x += n;
+                continue;
+            }
+            let (token, len) = if ch == '+' {
+                match chars.get(j + 1) {
+                    Some(c) if c.is_ascii_alphabetic() => (format!("+{c}"), 2),
+                    _ => return Err(PositionError::UnknownPiece { token: "+".into(), variant: t.variant.name.clone() }),
+                }
+            } else {
+                (ch.to_string(), 1)
+            };
+            j += len;
+            let letter = token.chars().last().unwrap();
+            let kind = t.variant.kind_by_token(&token).ok_or_else(|| PositionError::UnknownPiece {
+                token: token.clone(),
+                variant: t.variant.name.clone(),
+            })?;
+            let player = if letter.is_ascii_uppercase() { Player::WHITE } else { Player::BLACK };
+            let cell = shape.cell(x, y, z).ok_or_else(|| too_long(x + 1))?;
+            pos.put(t, cell, Piece::new(player, kind));
+            x += 1;
+        }
+        if x != shape.files as i32 {
+            return Err(too_long(x));
+        }
+    }
+    Ok(())
+}
+
+/// Writes level `z` as a grid (top row first).
+pub fn format_grid<B: BitSet>(t: &Tables<B>, pos: &Position<B>, z: i32) -> String {
+    let shape = t.shape;
+    let mut out = String::new();
+    for y in (0..shape.ranks as i32).rev() {
+        let mut empty = 0;
+        for x in 0..shape.files as i32 {
+            match pos.piece_at(shape.cell(x, y, z).unwrap()) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        out += &empty.to_string();
+                        empty = 0;
+                    }
+                    out += &piece_token(t, p);
+                }
+            }
+        }
+        if empty > 0 {
+            out += &empty.to_string();
+        }
+        if y > 0 {
+            out.push('/');
+        }
+    }
+    out
+}
+
+/// A piece's token: upper case for the first player, lower case for the second; with four
+/// players, the army's letter and the upper-case code (`bK`).
+pub fn piece_token<B: BitSet>(t: &Tables<B>, p: Piece) -> String {
+    let token = &t.variant.kind(p.kind()).token;
+    if t.players() > 2 {
+        format!("{}{}", t.variant.player_symbols[p.player().index()], token.to_ascii_uppercase())
+    } else if p.player() == Player::WHITE {
+        token.to_ascii_uppercase()
+    } else {
+        token.to_ascii_lowercase()
+    }
+}
+
+pub fn parse_side<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Player, PositionError> {
+    let symbols = &t.variant.player_symbols;
+    let mut chars = s.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => symbols.iter().position(|&p| p == c).map(|i| Player(i as u8)),
+        _ => None,
+    }
+    .ok_or_else(|| PositionError::BadSide {
+        found: s.to_string(),
+        expected: symbols.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", "),
+    })
+}
+
+pub fn parse_number(field: &'static str, s: &str) -> Result<u16, PositionError> {
+    s.parse().map_err(|_| PositionError::BadNumber { field, found: s.to_string() })
+}
+
+fn parse_castling<B: BitSet>(t: &Tables<B>, pos: &mut Position<B>, s: &str) -> Result<(), PositionError> {
+    if s == "-" {
+        return Ok(());
+    }
+    let mut rights = 0u8;
+    for ch in s.chars() {
+        let i = t
+            .variant
+            .castlings
+            .iter()
+            .position(|c| c.symbol == ch)
+            .ok_or_else(|| PositionError::BadCastling(s.to_string()))?;
+        let c = &t.variant.castlings[i];
+        // A right whose King or corner piece is not in place cannot be used: drop it, as
+        // other programs do, rather than refuse the position.
+        let king_home = pos
+            .piece_at(c.king_from)
+            .is_some_and(|p| p.player() == c.player && t.kind(c.player, p.kind()).royal);
+        let partner_home = pos
+            .piece_at(c.partner_from)
+            .is_some_and(|p| p.player() == c.player && !t.kind(c.player, p.kind()).royal);
+        if king_home && partner_home {
+            rights |= 1 << i;
+        }
+    }
+    pos.set_castling(t, rights);
+    Ok(())
+}
+
+fn parse_en_passant<B: BitSet>(t: &Tables<B>, pos: &mut Position<B>, s: &str) -> Result<(), PositionError> {
+    if s == "-" {
+        return Ok(());
+    }
+    let bad = |reason: &str| PositionError::BadEnPassant { found: s.to_string(), reason: reason.to_string() };
+    let skipped = t.shape.parse_cell(s).ok_or_else(|| bad("not a cell name or '-'"))?;
+    // The double-stepper is the player who moved last.
+    let players = t.players() as u8;
+    let owner = Player((pos.side.0 + players - 1) % players);
+    let forward = t.variant.orientations[owner.index()].apply(Vec3::flat(0, 1));
+    let victim = t.shape.offset(skipped, forward).ok_or_else(|| bad("no cell beyond it"))?;
+    let has_pawn = pos.piece_at(victim).is_some_and(|p| p.player() == owner && t.kind(owner, p.kind()).pawn);
+    if !has_pawn || pos.piece_at(skipped).is_some() {
+        return Err(bad(&format!(
+            "expected an empty cell with a pawn of the side that just moved on {}",
+            t.shape.cell_name(victim)
+        )));
+    }
+    pos.set_ep(t, owner, Some(EnPassant { skipped, victim }));
+    Ok(())
+}
+
+/// Parses a 2D FEN: board, side, castling, en passant, halfmove clock, move number (the
+/// last two may be omitted).
+pub fn parse_2d<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionError> {
+    let mut fields = s.split_whitespace();
+    let board = fields.next().ok_or(PositionError::Empty)?;
+    let mut pos = Position::empty(t);
+    parse_grid(t, &mut pos, board, 0)?;
+    let side = fields.next().ok_or(PositionError::MissingField("side-to-move"))?;
+    let side = parse_side(t, side)?;
+    pos.set_side(t, side);
+    let castling = fields.next().ok_or(PositionError::MissingField("castling"))?;
+    parse_castling(t, &mut pos, castling)?;
+    let ep = fields.next().ok_or(PositionError::MissingField("en-passant"))?;
+    parse_en_passant(t, &mut pos, ep)?;
+    if let Some(h) = fields.next() {
+        pos.halfmove = parse_number("halfmove clock", h)?;
+    }
+    if let Some(m) = fields.next() {
+        pos.fullmove = parse_number("move number", m)?.max(1);
+    }
+    if let Some(extra) = fields.next() {
+        return Err(PositionError::ExtraField(extra.to_string()));
+    }
+    validate_2d(t, &pos)?;
+    Ok(pos)
+}
+
+/// Rejects positions no game can reach: a missing King, pawns on their first or last rank,
+/// the side not to move in check.
+fn validate_2d<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Result<(), PositionError> {
+    let names = ["white", "black"];
+    for p in 0..2 {
+        let player = Player(p as u8);
+        let royals = pos.royals(t, player).count();
+        if royals == 0 {
+            return Err(PositionError::Invalid(format!("{} has no king", names[p])));
+        }
+        if t.variant.royal_rule == RoyalRule::Each && royals > 1 {
+            return Err(PositionError::Invalid(format!("{} has {royals} kings", names[p])));
+        }
+    }
+    for c in pos.occupied.cells() {
+        let piece = pos.piece_at(c).unwrap();
+        let promo = t.promotion(piece.player(), piece.kind());
+        if let Some(promo) = promo {
+            if promo.must_to.contains(c) {
+                return Err(PositionError::Invalid(format!(
+                    "a {} stands on {}, where it must already have promoted",
+                    t.variant.kind(piece.kind()).name,
+                    t.shape.cell_name(c)
+                )));
+            }
+        }
+    }
+    let opponent = Player(1 - pos.side.0);
+    if t.variant.royal_rule == RoyalRule::Each && crate::movegen::is_in_check(t, pos, opponent) {
+        return Err(PositionError::Invalid(format!(
+            "{} is in check but it is {}'s turn",
+            names[opponent.index()],
+            names[pos.side.index()]
+        )));
+    }
+    Ok(())
+}
+
+/// Writes a 2D FEN.
+pub fn format_2d<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
+    let side = t.variant.player_symbols[pos.side.index()];
+    let mut castling: String = t
+        .variant
+        .castlings
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| pos.castling >> i & 1 != 0)
+        .map(|(_, c)| c.symbol)
+        .collect();
+    // Conventional order: KQkq.
+    let order = |c: &char| "KQkq".find(*c).unwrap_or(4);
+    let mut chars: Vec<char> = castling.chars().collect();
+    chars.sort_by_key(order);
+    castling = chars.into_iter().collect();
+    if castling.is_empty() {
+        castling = "-".into();
+    }
+    let ep = pos
+        .ep
+        .iter()
+        .flatten()
+        .next()
+        .map_or("-".to_string(), |e| t.shape.cell_name(e.skipped));
+    format!(
+        "{} {} {} {} {} {}",
+        format_grid(t, pos, 0),
+        side,
+        castling,
+        ep,
+        pos.halfmove,
+        pos.fullmove
+    )
+}
+
+/// Parses a position string of the variant's format.
+pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionError> {
+    parse_2d(t, s.trim())
+}
+
+/// Writes a position string of the variant's format.
+pub fn format<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
+    format_2d(t, pos)
+}

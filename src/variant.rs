@@ -1,0 +1,130 @@
+//! A variant is pure data: board shape, players and their orientation, piece kinds, start
+//! position and rule options. The game families in `games/` build these; the move generator
+//! compiles them into tables (`movegen::tables`).
+
+use crate::geometry::{Cell, Orientation, Shape};
+use crate::piece::{Kind, PieceDef, Player};
+
+/// The five game families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Cwda,
+    Cyclical,
+    Swda,
+    Missionary,
+    ArmiesOfFaith,
+}
+
+/// When a pawn-like piece promotes, and to what.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PromotionRule {
+    pub player: Player,
+    pub kind: Kind,
+    /// Moves ending here may promote.
+    pub may_to: Vec<Cell>,
+    /// Moves starting here may promote (Missionary's zone counts on entry and exit).
+    pub may_from: Vec<Cell>,
+    /// Moves ending here must promote.
+    pub must_to: Vec<Cell>,
+    pub choices: Vec<Kind>,
+}
+
+/// One castling move: King and partner jump to fixed cells.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Castling {
+    pub player: Player,
+    /// The position-string letter of the right (`K`, `Q`, `k`, `q`).
+    pub symbol: char,
+    pub king_from: Cell,
+    pub king_to: Cell,
+    pub partner_from: Cell,
+    pub partner_to: Cell,
+    /// Cells that must be empty (apart from King and partner).
+    pub empty: Vec<Cell>,
+    /// Cells the King stands on, crosses or reaches, which must not be attacked.
+    pub safe: Vec<Cell>,
+}
+
+/// How royal pieces constrain play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoyalRule {
+    /// Every royal piece must stay safe (the usual King rule).
+    Each,
+    /// Shatranj with Different Armies: while a side has two or more royals none of them is
+    /// royal; a lone one is.
+    LoneRoyalOnly,
+}
+
+/// What having no legal move means for the side to move when it is not in check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StalemateRule {
+    Draw,
+    Loss,
+}
+
+/// Drop rules: what a capture puts in the captor's hand and where pieces may be dropped.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct DropRules {
+    /// Indexed by the captured kind: the kind that goes to the captor's hand, if any.
+    pub to_hand: Vec<Option<Kind>>,
+    /// (player, kind, cells where that player may not drop that kind)
+    pub forbidden: Vec<(Player, Kind, Vec<Cell>)>,
+    /// Hand kinds in the order holdings are printed.
+    pub hand_order: Vec<Kind>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub name: String,
+    pub family: Family,
+    pub shape: Shape,
+    /// One orientation per player; its length is the number of players.
+    pub orientations: Vec<Orientation>,
+    /// Letters naming the players in position strings (`w`, `b` or `c`, `p`, `i`, `b`).
+    pub player_symbols: Vec<char>,
+    pub pieces: Vec<PieceDef>,
+    /// The army names playing, per player (for display and evaluation).
+    pub armies: Vec<String>,
+    pub start_position: String,
+    pub promotions: Vec<PromotionRule>,
+    /// Per player: cells from which pawns may double-step.
+    pub double_step_cells: Vec<Vec<Cell>>,
+    pub castlings: Vec<Castling>,
+    /// Per player, indexed by kind: the kind a piece becomes when it moves (Cyclical Armies);
+    /// empty when pieces never change.
+    pub morph: Vec<Vec<Kind>>,
+    pub drops: Option<DropRules>,
+    pub royal_rule: RoyalRule,
+    pub stalemate: StalemateRule,
+    /// Shatranj-style bare-king rule.
+    pub bare_king: bool,
+    /// Plies without capture or pawn move that draw (100 = the 50-move rule); 0 = none.
+    pub move_rule_plies: u16,
+}
+
+impl Variant {
+    pub fn players(&self) -> usize {
+        self.orientations.len()
+    }
+
+    pub fn kind(&self, i: Kind) -> &PieceDef {
+        &self.pieces[i.index()]
+    }
+
+    pub fn kinds(&self) -> impl Iterator<Item = Kind> {
+        (0..self.pieces.len() as u8).map(Kind)
+    }
+
+    pub fn kind_by_token(&self, token: &str) -> Option<Kind> {
+        self.kinds().find(|&k| self.kind(k).token.eq_ignore_ascii_case(token))
+    }
+
+    /// The kind a piece of `player` becomes after moving.
+    pub fn morph_of(&self, player: Player, kind: Kind) -> Kind {
+        self.morph.get(player.index()).map_or(kind, |m| m[kind.index()])
+    }
+
+    pub fn promotion_for(&self, player: Player, kind: Kind) -> Option<&PromotionRule> {
+        self.promotions.iter().find(|p| p.player == player && p.kind == kind)
+    }
+}
