@@ -63,7 +63,11 @@ pub const DIRECTIONS: [Vec3; 26] = {
     let mut i = 0;
     let mut code = 0;
     while code < 27 {
-        let (x, y, z) = ((code % 3) as i8 - 1, ((code / 3) % 3) as i8 - 1, (code / 9) as i8 - 1);
+        let (x, y, z) = (
+            (code % 3) as i8 - 1,
+            ((code / 3) % 3) as i8 - 1,
+            (code / 9) as i8 - 1,
+        );
         if x != 0 || y != 0 || z != 0 {
             out[i] = Vec3::new(x, y, z);
             i += 1;
@@ -89,13 +93,25 @@ pub struct Orientation {
 }
 
 impl Orientation {
-    pub const IDENTITY: Orientation = Orientation { flip_x: false, flip_y: false, flip_z: false };
+    pub const IDENTITY: Orientation = Orientation {
+        flip_x: false,
+        flip_y: false,
+        flip_z: false,
+    };
     /// Black in a 2-player game: forward is -y.
-    pub const MIRROR_Y: Orientation = Orientation { flip_x: false, flip_y: true, flip_z: false };
+    pub const MIRROR_Y: Orientation = Orientation {
+        flip_x: false,
+        flip_y: true,
+        flip_z: false,
+    };
 
     pub fn apply(self, v: Vec3) -> Vec3 {
         let s = |flip: bool, c: i8| if flip { -c } else { c };
-        Vec3::new(s(self.flip_x, v.x), s(self.flip_y, v.y), s(self.flip_z, v.z))
+        Vec3::new(
+            s(self.flip_x, v.x),
+            s(self.flip_y, v.y),
+            s(self.flip_z, v.z),
+        )
     }
 }
 
@@ -121,7 +137,12 @@ pub struct Shape {
 
 impl Shape {
     pub const fn flat(files: u8, ranks: u8) -> Self {
-        Shape { files, ranks, levels: 1, naming: CellNaming::FileRank }
+        Shape {
+            files,
+            ranks,
+            levels: 1,
+            naming: CellNaming::FileRank,
+        }
     }
 
     pub fn cells(&self) -> usize {
@@ -168,7 +189,9 @@ impl Shape {
 
     /// Whether the direction moves within the board's dimensions (2D boards have no z moves).
     pub fn supports(&self, v: Vec3) -> bool {
-        (v.z == 0 || self.levels > 1) && (v.y == 0 || self.ranks > 1) && (v.x == 0 || self.files > 1)
+        (v.z == 0 || self.levels > 1)
+            && (v.y == 0 || self.ranks > 1)
+            && (v.x == 0 || self.files > 1)
     }
 
     pub fn cell_name(&self, c: Cell) -> String {
@@ -189,7 +212,10 @@ impl Shape {
             (ch >= base && ch < base + n).then(|| (ch - base) as i32)
         };
         let number = |i: usize, n: u8| -> Option<(i32, usize)> {
-            let digits = b[i.min(b.len())..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let digits = b[i.min(b.len())..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
             if digits == 0 || digits > 2 {
                 return None;
             }
@@ -242,9 +268,18 @@ mod tests {
 
     #[test]
     fn directions_are_the_26_unit_vectors() {
-        assert_eq!(DIRECTIONS.iter().filter(|d| d.nonzero_axes() == 1).count(), 6);
-        assert_eq!(DIRECTIONS.iter().filter(|d| d.nonzero_axes() == 2).count(), 12);
-        assert_eq!(DIRECTIONS.iter().filter(|d| d.nonzero_axes() == 3).count(), 8);
+        assert_eq!(
+            DIRECTIONS.iter().filter(|d| d.nonzero_axes() == 1).count(),
+            6
+        );
+        assert_eq!(
+            DIRECTIONS.iter().filter(|d| d.nonzero_axes() == 2).count(),
+            12
+        );
+        assert_eq!(
+            DIRECTIONS.iter().filter(|d| d.nonzero_axes() == 3).count(),
+            8
+        );
         assert!(DIRECTIONS.iter().all(|d| d.is_unit()));
     }
 
@@ -252,8 +287,18 @@ mod tests {
     fn cell_names_round_trip_in_every_naming() {
         let shapes = [
             Shape::flat(8, 8),
-            Shape { files: 6, ranks: 8, levels: 6, naming: CellNaming::LevelFileRank },
-            Shape { files: 10, ranks: 8, levels: 4, naming: CellNaming::FileRowLevel },
+            Shape {
+                files: 6,
+                ranks: 8,
+                levels: 6,
+                naming: CellNaming::LevelFileRank,
+            },
+            Shape {
+                files: 10,
+                ranks: 8,
+                levels: 4,
+                naming: CellNaming::FileRowLevel,
+            },
         ];
         for shape in shapes {
             for c in shape.all_cells() {
@@ -273,7 +318,11 @@ mod tests {
     fn orientation_mirrors_axes() {
         let v = Vec3::new(1, 2, 1);
         assert_eq!(Orientation::MIRROR_Y.apply(v), Vec3::new(1, -2, 1));
-        let both = Orientation { flip_x: true, flip_y: true, flip_z: false };
+        let both = Orientation {
+            flip_x: true,
+            flip_y: true,
+            flip_z: false,
+        };
         assert_eq!(both.apply(v), Vec3::new(-1, -2, 1));
     }
 }

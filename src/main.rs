@@ -11,7 +11,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "panoply", version, about = "A chess-variant engine for chess with different armies")]
+#[command(
+    name = "panoply",
+    version,
+    about = "A chess-variant engine for chess with different armies"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -66,9 +70,13 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Perft { depth, variant, fen, divide, threads }) => {
-            run_perft(depth, &variant, fen.as_deref(), divide, threads)
-        }
+        Some(Command::Perft {
+            depth,
+            variant,
+            fen,
+            divide,
+            threads,
+        }) => run_perft(depth, &variant, fen.as_deref(), divide, threads),
         Some(Command::Show { variant, fen }) => run_show(&variant, fen.as_deref()),
         Some(Command::Variants) => {
             panoply::games::names().iter().for_each(|n| println!("{n}"));
@@ -91,9 +99,17 @@ fn position<B: BitSet>(t: &Tables<B>, fen_text: Option<&str>) -> Result<Position
     fen::parse(t, text).map_err(|e| Failure(format!("bad position string: {e}")))
 }
 
-fn run_perft(depth: u32, variant: &str, fen_text: Option<&str>, divide: bool, threads: Option<usize>) -> Result<(), Failure> {
+fn run_perft(
+    depth: u32,
+    variant: &str,
+    fen_text: Option<&str>,
+    divide: bool,
+    threads: Option<usize>,
+) -> Result<(), Failure> {
     if let Some(n) = threads {
-        rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global()?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global()?;
     }
     let tables = AnyTables::by_name(variant)?;
     with_tables!(&tables, t => {
@@ -119,7 +135,11 @@ fn run_perft(depth: u32, variant: &str, fen_text: Option<&str>, divide: bool, th
 
 fn report_speed(nodes: u64, start: Instant) {
     let secs = start.elapsed().as_secs_f64();
-    eprintln!("time {:.3} s, {:.1} Mnodes/s", secs, nodes as f64 / secs.max(1e-9) / 1e6);
+    eprintln!(
+        "time {:.3} s, {:.1} Mnodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
 }
 
 fn run_show(variant: &str, fen_text: Option<&str>) -> Result<(), Failure> {
@@ -136,7 +156,12 @@ fn run_show(variant: &str, fen_text: Option<&str>) -> Result<(), Failure> {
 }
 
 fn run_bench(depth: u32) -> Result<(), Failure> {
-    let pairings = ["chess", "cwda-clobberers-nutty", "cwda-rookies-fide", "cwda-nutty-rookies"];
+    let pairings = [
+        "chess",
+        "cwda-clobberers-nutty",
+        "cwda-rookies-fide",
+        "cwda-nutty-rookies",
+    ];
     let mut total_nodes = 0u64;
     let start = Instant::now();
     for name in pairings {
@@ -151,6 +176,9 @@ fn run_bench(depth: u32) -> Result<(), Failure> {
         });
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("total {total_nodes} nodes {:.1} Mnps", total_nodes as f64 / secs / 1e6);
+    println!(
+        "total {total_nodes} nodes {:.1} Mnps",
+        total_nodes as f64 / secs / 1e6
+    );
     Ok(())
 }

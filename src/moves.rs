@@ -42,7 +42,13 @@ impl Move {
 
     #[inline]
     pub fn new(from: Cell, to: Cell, kind: MoveKind, extra: u8) -> Move {
-        Move(from.0 as u32 | (to.0 as u32) << 9 | (kind as u32) << 18 | (extra as u32) << 22 | 1 << 31)
+        Move(
+            from.0 as u32
+                | (to.0 as u32) << 9
+                | (kind as u32) << 18
+                | (extra as u32) << 22
+                | 1 << 31,
+        )
     }
     #[inline]
     pub fn normal(from: Cell, to: Cell) -> Move {
@@ -87,7 +93,14 @@ impl Move {
 
 impl std::fmt::Debug for Move {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Move({:?} {}->{} x{})", self.kind(), self.from().0, self.to().0, self.extra())
+        write!(
+            f,
+            "Move({:?} {}->{} x{})",
+            self.kind(),
+            self.from().0,
+            self.to().0,
+            self.extra()
+        )
     }
 }
 
@@ -97,7 +110,10 @@ mod tests {
     #[test]
     fn fields_round_trip() {
         let m = Move::new(Cell(319), Cell(288), MoveKind::Merge, 31);
-        assert_eq!((m.from(), m.to(), m.kind(), m.extra()), (Cell(319), Cell(288), MoveKind::Merge, 31));
+        assert_eq!(
+            (m.from(), m.to(), m.kind(), m.extra()),
+            (Cell(319), Cell(288), MoveKind::Merge, 31)
+        );
         assert_ne!(Move::normal(Cell(0), Cell(0)), Move::NONE);
     }
 }

@@ -116,15 +116,20 @@ impl Variant {
     }
 
     pub fn kind_by_token(&self, token: &str) -> Option<Kind> {
-        self.kinds().find(|&k| self.kind(k).token.eq_ignore_ascii_case(token))
+        self.kinds()
+            .find(|&k| self.kind(k).token.eq_ignore_ascii_case(token))
     }
 
     /// The kind a piece of `player` becomes after moving.
     pub fn morph_of(&self, player: Player, kind: Kind) -> Kind {
-        self.morph.get(player.index()).map_or(kind, |m| m[kind.index()])
+        self.morph
+            .get(player.index())
+            .map_or(kind, |m| m[kind.index()])
     }
 
     pub fn promotion_for(&self, player: Player, kind: Kind) -> Option<&PromotionRule> {
-        self.promotions.iter().find(|p| p.player == player && p.kind == kind)
+        self.promotions
+            .iter()
+            .find(|p| p.player == player && p.kind == kind)
     }
 }

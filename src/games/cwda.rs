@@ -88,7 +88,10 @@ pub fn king() -> PieceDef {
 }
 
 pub fn fide_pawn() -> PieceDef {
-    PieceDef::from_betza("Pawn", "P", "mfWcfF").with_double_step().pawn().valued(100)
+    PieceDef::from_betza("Pawn", "P", "mfWcfF")
+        .with_double_step()
+        .pawn()
+        .valued(100)
 }
 
 /// King, Pawn and all sixteen army pieces: every CwDA variant knows every letter, so any
@@ -132,20 +135,30 @@ pub fn castlings(shape: &Shape, armies: [Army; 2]) -> Vec<Castling> {
             partner_from: c(0),
             partner_to: if bede { c(2) } else { c(3) },
             empty: vec![c(1), c(2), c(3)],
-            safe: if bede { vec![c(4), c(3), c(2), c(1)] } else { vec![c(4), c(3), c(2)] },
+            safe: if bede {
+                vec![c(4), c(3), c(2), c(1)]
+            } else {
+                vec![c(4), c(3), c(2)]
+            },
         });
     }
     out
 }
 
 /// Compulsory promotion on the last rank to the given kinds.
-pub fn last_rank_promotions(shape: &Shape, pawn: Kind, choices: [Vec<Kind>; 2]) -> Vec<PromotionRule> {
+pub fn last_rank_promotions(
+    shape: &Shape,
+    pawn: Kind,
+    choices: [Vec<Kind>; 2],
+) -> Vec<PromotionRule> {
     choices
         .into_iter()
         .enumerate()
         .map(|(p, choices)| {
             let last = if p == 0 { shape.ranks as i32 - 1 } else { 0 };
-            let cells: Vec<Cell> = (0..shape.files as i32).map(|f| sq(shape, f, last)).collect();
+            let cells: Vec<Cell> = (0..shape.files as i32)
+                .map(|f| sq(shape, f, last))
+                .collect();
             PromotionRule {
                 player: Player(p as u8),
                 kind: pawn,
@@ -164,7 +177,11 @@ pub fn start_position(white: Army, black: Army) -> String {
         let [r, n, b, q] = a.letters();
         format!("{r}{n}{b}{q}k{b}{n}{r}")
     };
-    format!("{}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1", back(black), back(white).to_uppercase())
+    format!(
+        "{}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1",
+        back(black),
+        back(white).to_uppercase()
+    )
 }
 
 /// Two-player 8x8 board orientation: White forward +y, Black forward -y.
@@ -186,7 +203,11 @@ pub fn variant(white: Army, black: Army, any_promotion: bool) -> Variant {
     let army_kinds = |a: Army| (0..4).map(|s| army_kind(a, s)).collect::<Vec<_>>();
     let both: Vec<Kind> = {
         let mut v = army_kinds(white);
-        v.extend(army_kinds(black).into_iter().filter(|k| !army_kinds(white).contains(k)));
+        v.extend(
+            army_kinds(black)
+                .into_iter()
+                .filter(|k| !army_kinds(white).contains(k)),
+        );
         v
     };
     let choices = if any_promotion {
@@ -230,7 +251,11 @@ pub fn parse_name(rest: &str) -> Result<Variant, VariantError> {
     let army = |s: &str| {
         Army::from_name(s).ok_or_else(|| VariantError::UnknownArmy {
             army: s.to_string(),
-            known: Army::ALL.iter().map(|a| a.name()).collect::<Vec<_>>().join(", "),
+            known: Army::ALL
+                .iter()
+                .map(|a| a.name())
+                .collect::<Vec<_>>()
+                .join(", "),
         })
     };
     Ok(variant(army(w)?, army(b)?, any))

@@ -16,7 +16,10 @@ impl fmt::Display for VariantError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             VariantError::Unknown(n) => {
-                write!(f, "unknown variant '{n}' (run `panoply variants` for the list)")
+                write!(
+                    f,
+                    "unknown variant '{n}' (run `panoply variants` for the list)"
+                )
             }
             VariantError::UnknownArmy { army, known } => {
                 write!(f, "unknown army '{army}' (armies: {known})")

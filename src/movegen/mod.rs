@@ -43,14 +43,23 @@ impl<B: BitSet> MoveSink<B> for MoveList {
     }
 }
 
-fn push_with_promotions<B: BitSet>(list: &mut MoveList, from: Cell, to: Cell, promo: Option<&Promotion<B>>) {
+fn push_with_promotions<B: BitSet>(
+    list: &mut MoveList,
+    from: Cell,
+    to: Cell,
+    promo: Option<&Promotion<B>>,
+) {
     match promo {
         Some(p) if p.must_to.contains(to) => {
-            p.choices.iter().for_each(|&k| list.push(Move::promotion(from, to, k)));
+            p.choices
+                .iter()
+                .for_each(|&k| list.push(Move::promotion(from, to, k)));
         }
         Some(p) if p.may_to.contains(to) || p.may_from.contains(from) => {
             list.push(Move::normal(from, to));
-            p.choices.iter().for_each(|&k| list.push(Move::promotion(from, to, k)));
+            p.choices
+                .iter()
+                .for_each(|&k| list.push(Move::promotion(from, to, k)));
         }
         _ => list.push(Move::normal(from, to)),
     }
@@ -80,7 +89,14 @@ impl<B: BitSet> MoveSink<B> for Counter {
 
 /// Whether `cell` is attacked by any player other than `us`, on occupancy `occ`, counting only
 /// attackers inside `attackers` (so a piece about to be captured can be left out).
-pub fn attacked<B: BitSet>(t: &Tables<B>, pos: &Position<B>, cell: Cell, us: Player, occ: B, attackers: B) -> bool {
+pub fn attacked<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    cell: Cell,
+    us: Player,
+    occ: B,
+    attackers: B,
+) -> bool {
     (0..t.players() as u8)
         .map(Player)
         .filter(|&p| p != us && pos.is_alive(p))
@@ -88,7 +104,14 @@ pub fn attacked<B: BitSet>(t: &Tables<B>, pos: &Position<B>, cell: Cell, us: Pla
 }
 
 /// Whether player `p` attacks `cell`.
-pub fn attacked_by<B: BitSet>(t: &Tables<B>, pos: &Position<B>, cell: Cell, p: Player, occ: B, attackers: B) -> bool {
+pub fn attacked_by<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    cell: Cell,
+    p: Player,
+    occ: B,
+    attackers: B,
+) -> bool {
     let theirs = pos.by_player[p.index()] & attackers;
     if theirs.is_empty() {
         return false;
@@ -137,14 +160,26 @@ pub fn is_in_check<B: BitSet>(t: &Tables<B>, pos: &Position<B>, p: Player) -> bo
     if t.variant.royal_rule == RoyalRule::LoneRoyalOnly && royals.count() != 1 {
         return false;
     }
-    royals.cells().any(|r| attacked(t, pos, r, p, pos.occupied, pos.occupied))
+    royals
+        .cells()
+        .any(|r| attacked(t, pos, r, p, pos.occupied, pos.occupied))
 }
 
 /// Cells reached by bent moves (step, then slide) from `from`.
-fn bent_targets<B: BitSet>(t: &Tables<B>, p: Player, k: Kind, from: Cell, occ: B, captures: bool) -> B {
+fn bent_targets<B: BitSet>(
+    t: &Tables<B>,
+    p: Player,
+    k: Kind,
+    from: Cell,
+    occ: B,
+    captures: bool,
+) -> B {
     let mut out = B::empty();
     for b in &t.kind(p, k).bent[from.index()] {
-        if occ.contains(b.first) || (captures && !b.mode.captures()) || (!captures && !b.mode.moves()) {
+        if occ.contains(b.first)
+            || (captures && !b.mode.captures())
+            || (!captures && !b.mode.moves())
+        {
             continue;
         }
         out |= t.ray_attack(b.dir as usize, b.first, occ);
@@ -158,7 +193,11 @@ enum Guard<B> {
     /// No royal piece to protect: every pseudo-legal move is legal.
     None,
     /// One royal on `king`: test King moves, evasions and moves of `blockers`.
-    Single { king: Cell, in_check: bool, blockers: B },
+    Single {
+        king: Cell,
+        in_check: bool,
+        blockers: B,
+    },
     /// Make every move and look (several royals, bent attackers, the lone-royal rule).
     Play,
 }
@@ -175,19 +214,29 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
     let occ = pos.occupied;
     let own = pos.by_player[us.index()];
     let mut blockers = B::empty();
-    for p in (0..t.players() as u8).map(Player).filter(|&p| p != us && pos.is_alive(p)) {
+    for p in (0..t.players() as u8)
+        .map(Player)
+        .filter(|&p| p != us && pos.is_alive(p))
+    {
         let theirs = pos.by_player[p.index()];
-        if t.bent_kinds[p.index()].iter().any(|&k| pos.pieces(p, k).any()) {
+        if t.bent_kinds[p.index()]
+            .iter()
+            .any(|&k| pos.pieces(p, k).any())
+        {
             return Guard::Play;
         }
         for &d in &t.slide_dirs[p.index()] {
             let d = d as usize;
             let back = t.opposite[d] as usize;
-            let Some(b1) = t.first_blocker(back, king, occ) else { continue };
+            let Some(b1) = t.first_blocker(back, king, occ) else {
+                continue;
+            };
             if !own.contains(b1) {
                 continue;
             }
-            let Some(b2) = t.first_blocker(back, b1, occ) else { continue };
+            let Some(b2) = t.first_blocker(back, b1, occ) else {
+                continue;
+            };
             if theirs.contains(b2) {
                 let piece = pos.piece_at(b2).unwrap();
                 if t.kind(p, piece.kind()).slide_range[d] >= t.distance(king, b2) {
@@ -205,12 +254,23 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
         }
     }
     let in_check = attacked(t, pos, king, us, occ, occ);
-    Guard::Single { king, in_check, blockers }
+    Guard::Single {
+        king,
+        in_check,
+        blockers,
+    }
 }
 
 /// Legality of one move under a `Single` guard: is the King safe afterwards?
 #[inline]
-fn king_safe_after<B: BitSet>(t: &Tables<B>, pos: &Position<B>, king: Cell, from: Cell, to: Cell, victim: Option<Cell>) -> bool {
+fn king_safe_after<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    king: Cell,
+    from: Cell,
+    to: Cell,
+    victim: Option<Cell>,
+) -> bool {
     let us = pos.side;
     let mut occ = pos.occupied;
     occ.clear(from);
@@ -233,12 +293,20 @@ fn legal_by_play<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mv: Move) -> bool 
     if t.variant.royal_rule == RoyalRule::LoneRoyalOnly && royals.count() != 1 {
         return true;
     }
-    royals.cells().all(|r| !attacked(t, &next, r, us, next.occupied, next.occupied))
+    royals
+        .cells()
+        .all(|r| !attacked(t, &next, r, us, next.occupied, next.occupied))
 }
 
 /// Pseudo-legal targets of one piece (excluding special moves).
 #[inline]
-fn piece_targets<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player, k: Kind, from: Cell) -> B {
+fn piece_targets<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    us: Player,
+    k: Kind,
+    from: Cell,
+) -> B {
     let kt = t.kind(us, k);
     let occ = pos.occupied;
     let empty = t.board.without(occ);
@@ -260,7 +328,8 @@ fn piece_targets<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player, k: Kin
         if occ.contains(l.via) {
             continue;
         }
-        if (l.mode.moves() && empty.contains(l.to)) || (l.mode.captures() && enemies.contains(l.to)) {
+        if (l.mode.moves() && empty.contains(l.to)) || (l.mode.captures() && enemies.contains(l.to))
+        {
             targets.set(l.to);
         }
     }
@@ -278,7 +347,9 @@ pub fn generate<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, sin
     if let Guard::Play = g {
         let mut all = MoveList::new();
         generate_pseudo(t, pos, &mut all);
-        all.into_iter().filter(|&m| legal_by_play(t, pos, m)).for_each(|m| sink.push(m));
+        all.into_iter()
+            .filter(|&m| legal_by_play(t, pos, m))
+            .for_each(|m| sink.push(m));
         return;
     }
     let occ = pos.occupied;
@@ -294,7 +365,9 @@ pub fn generate<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, sin
         for from in pieces.cells() {
             let mut targets = piece_targets(t, pos, us, kind, from);
             let check = match g {
-                Guard::Single { in_check, blockers, .. } => kt.royal || in_check || blockers.contains(from),
+                Guard::Single {
+                    in_check, blockers, ..
+                } => kt.royal || in_check || blockers.contains(from),
                 _ => false,
             };
             if check {
@@ -310,7 +383,9 @@ pub fn generate<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, sin
             for &(skipped, to) in &kt.double_steps[from.index()] {
                 if empty.contains(skipped) && empty.contains(to) {
                     let ok = match g {
-                        Guard::Single { king, .. } if check => king_safe_after(t, pos, king, from, to, None),
+                        Guard::Single { king, .. } if check => {
+                            king_safe_after(t, pos, king, from, to, None)
+                        }
                         _ => true,
                     };
                     if ok {
@@ -365,7 +440,9 @@ pub fn generate_pseudo<B: BitSet>(t: &Tables<B>, pos: &Position<B>, list: &mut M
     }
     for_each_en_passant(t, pos, |m, _| list.push(m));
     for_each_castling(t, pos, |m| list.push(m));
-    for_each_drop_set(t, pos, |kind, targets| MoveSink::<B>::drops(list, kind, targets));
+    for_each_drop_set(t, pos, |kind, targets| {
+        MoveSink::<B>::drops(list, kind, targets)
+    });
 }
 
 fn for_each_en_passant<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mut f: impl FnMut(Move, Cell)) {
@@ -381,7 +458,10 @@ fn for_each_en_passant<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mut f: impl 
             }
             let capturers = kt.attacked_from[ep.skipped.index()] & pos.pieces(us, Kind(k as u8));
             for from in capturers.cells() {
-                f(Move::new(from, ep.skipped, MoveKind::EnPassant, 0), ep.victim);
+                f(
+                    Move::new(from, ep.skipped, MoveKind::EnPassant, 0),
+                    ep.victim,
+                );
             }
         }
     }
@@ -409,7 +489,10 @@ fn for_each_castling<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mut f: impl Fn
         }
         let mut occ = pos.occupied;
         occ.clear(c.king_from);
-        let safe = c.safe.iter().all(|&s| !attacked(t, pos, s, us, occ, pos.occupied));
+        let safe = c
+            .safe
+            .iter()
+            .all(|&s| !attacked(t, pos, s, us, occ, pos.occupied));
         if safe {
             f(Move::new(c.king_from, c.king_to, MoveKind::Castle, i as u8));
         }

@@ -32,7 +32,11 @@ pub fn format_move<B: BitSet>(t: &Tables<B>, mv: Move) -> String {
     let cell = |c| t.shape.cell_name(c);
     match mv.kind() {
         MoveKind::Pass => "pass".to_string(),
-        MoveKind::Drop => format!("{}@{}", t.variant.kind(mv.piece_kind()).token.to_ascii_uppercase(), cell(mv.to())),
+        MoveKind::Drop => format!(
+            "{}@{}",
+            t.variant.kind(mv.piece_kind()).token.to_ascii_uppercase(),
+            cell(mv.to())
+        ),
         MoveKind::Castle => {
             let c = &t.variant.castlings[mv.extra() as usize];
             format!("{}{}", cell(c.king_from), cell(c.king_to))
@@ -59,7 +63,9 @@ fn well_formed<B: BitSet>(t: &Tables<B>, s: &str) -> bool {
         return t.shape.parse_cell(&cell.to_ascii_lowercase()).is_some();
     }
     let lower = s.to_ascii_lowercase();
-    let Some((_, n)) = t.shape.parse_cell_prefix(&lower) else { return false };
+    let Some((_, n)) = t.shape.parse_cell_prefix(&lower) else {
+        return false;
+    };
     t.shape.parse_cell_prefix(&lower[n..]).is_some()
 }
 

@@ -12,7 +12,10 @@ pub fn perft<B: BitSet>(t: &Tables<B>, pos: &Position<B>, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => count_legal(t, pos),
-        _ => legal_moves(t, pos).iter().map(|&m| perft(t, &pos.play(t, m), depth - 1)).sum(),
+        _ => legal_moves(t, pos)
+            .iter()
+            .map(|&m| perft(t, &pos.play(t, m), depth - 1))
+            .sum(),
     }
 }
 
@@ -49,7 +52,12 @@ fn perft_split<B: BitSet>(t: &Tables<B>, pos: &Position<B>, depth: u32) -> u64 {
 }
 
 /// [`divide`], printing how many root moves are done on stderr as it goes.
-pub fn divide_with_progress<B: BitSet>(t: &Tables<B>, pos: &Position<B>, depth: u32, progress: bool) -> Vec<(Move, u64)> {
+pub fn divide_with_progress<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    depth: u32,
+    progress: bool,
+) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }

@@ -119,7 +119,8 @@ impl Zobrist {
     }
     #[inline]
     pub fn hand_key(&self, player: Player, kind: Kind, count: u8) -> u64 {
-        self.hand[(player.index() * MAX_KINDS + kind.index()) * MAX_HAND + (count as usize).min(MAX_HAND - 1)]
+        self.hand[(player.index() * MAX_KINDS + kind.index()) * MAX_HAND
+            + (count as usize).min(MAX_HAND - 1)]
     }
 }
 
@@ -156,7 +157,11 @@ impl<B: BitSet> Tables<B> {
     pub fn new(variant: Variant) -> Tables<B> {
         let shape = variant.shape;
         let cells = shape.cells();
-        assert!(cells <= B::CAPACITY, "{} cells do not fit this bitset", cells);
+        assert!(
+            cells <= B::CAPACITY,
+            "{} cells do not fit this bitset",
+            cells
+        );
         let mut board = B::empty();
         for c in shape.all_cells() {
             board.set(c);
@@ -175,27 +180,47 @@ impl<B: BitSet> Tables<B> {
         }
         let positive = std::array::from_fn(|d| shape.linear(DIRECTIONS[d]) > 0);
         let opposite = std::array::from_fn(|d| {
-            DIRECTIONS.iter().position(|&o| o == DIRECTIONS[d].neg()).unwrap() as u8
+            DIRECTIONS
+                .iter()
+                .position(|&o| o == DIRECTIONS[d].neg())
+                .unwrap() as u8
         });
         let mut dist = vec![0u8; cells * cells];
         for a in shape.all_cells() {
             for b in shape.all_cells() {
                 let (p, q) = (shape.coords(a), shape.coords(b));
-                let d = (p.0 - q.0).abs().max((p.1 - q.1).abs()).max((p.2 - q.2).abs());
+                let d = (p.0 - q.0)
+                    .abs()
+                    .max((p.1 - q.1).abs())
+                    .max((p.2 - q.2).abs());
                 dist[a.index() * cells + b.index()] = d as u8;
             }
         }
         let players = variant.players();
         let kinds: Vec<Vec<KindTables<B>>> = (0..players)
-            .map(|p| variant.kinds().map(|k| compile_kind(&variant, Player(p as u8), k)).collect())
+            .map(|p| {
+                variant
+                    .kinds()
+                    .map(|k| compile_kind(&variant, Player(p as u8), k))
+                    .collect()
+            })
             .collect();
         let slide_dirs = kinds
             .iter()
-            .map(|ks| (0..26u8).filter(|&d| ks.iter().any(|kt| kt.slide_range[d as usize] > 0)).collect())
+            .map(|ks| {
+                (0..26u8)
+                    .filter(|&d| ks.iter().any(|kt| kt.slide_range[d as usize] > 0))
+                    .collect()
+            })
             .collect();
         let kinds_with = |pred: &dyn Fn(&Atom) -> bool| -> Vec<Vec<Kind>> {
             (0..players)
-                .map(|_| variant.kinds().filter(|&k| variant.kind(k).atoms.iter().any(pred)).collect())
+                .map(|_| {
+                    variant
+                        .kinds()
+                        .filter(|&k| variant.kind(k).atoms.iter().any(pred))
+                        .collect()
+                })
                 .collect()
         };
         let lame_kinds = kinds_with(&|a| matches!(a, Atom::Lame { .. }));
@@ -211,12 +236,14 @@ impl<B: BitSet> Tables<B> {
                 variant
                     .kinds()
                     .map(|k| {
-                        variant.promotion_for(Player(p as u8), k).map(|r| Promotion {
-                            may_to: to_set(&r.may_to),
-                            may_from: to_set(&r.may_from),
-                            must_to: to_set(&r.must_to),
-                            choices: r.choices.clone(),
-                        })
+                        variant
+                            .promotion_for(Player(p as u8), k)
+                            .map(|r| Promotion {
+                                may_to: to_set(&r.may_to),
+                                may_from: to_set(&r.may_from),
+                                must_to: to_set(&r.must_to),
+                                choices: r.choices.clone(),
+                            })
                     })
                     .collect()
             })
@@ -333,7 +360,9 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
             Atom::Leap { to, mode, when } => {
                 let v = orient.apply(to);
                 for c in shape.all_cells() {
-                    let Some(t) = shape.offset(c, v) else { continue };
+                    let Some(t) = shape.offset(c, v) else {
+                        continue;
+                    };
                     if !when.holds(&shape, c, t) {
                         continue;
                     }
@@ -377,13 +406,22 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
                     let r = &mut kt.slide_range[dir as usize];
                     *r = (*r).max(if max == 0 { 255 } else { max });
                 }
-                kt.slides.push(SlideAtom { dir, mode, max, limit });
+                kt.slides.push(SlideAtom {
+                    dir,
+                    mode,
+                    max,
+                    limit,
+                });
             }
             Atom::Lame { via, to, mode } => {
                 let (via, to) = (orient.apply(via), orient.apply(to));
                 for c in shape.all_cells() {
                     if let (Some(v), Some(t)) = (shape.offset(c, via), shape.offset(c, to)) {
-                        kt.lame[c.index()].push(LameLeap { via: v, to: t, mode });
+                        kt.lame[c.index()].push(LameLeap {
+                            via: v,
+                            to: t,
+                            mode,
+                        });
                         if mode.captures() {
                             kt.lame_attackers[t.index()].push((c, v));
                         }
@@ -394,7 +432,11 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
                 let (first, then) = (orient.apply(first), orient.apply(then));
                 for c in shape.all_cells() {
                     if let Some(f) = shape.offset(c, first) {
-                        kt.bent[c.index()].push(BentStart { first: f, dir: dir_of(then), mode });
+                        kt.bent[c.index()].push(BentStart {
+                            first: f,
+                            dir: dir_of(then),
+                            mode,
+                        });
                     }
                 }
             }
@@ -423,12 +465,18 @@ mod tests {
     use crate::variant::{Family, RoyalRule, StalemateRule};
 
     /// A bare variant on an arbitrary shape, for geometry tests.
-    fn test_variant(shape: Shape, orientations: Vec<Orientation>, pieces: Vec<PieceDef>) -> Variant {
+    fn test_variant(
+        shape: Shape,
+        orientations: Vec<Orientation>,
+        pieces: Vec<PieceDef>,
+    ) -> Variant {
         Variant {
             name: "test".into(),
             family: Family::Missionary,
             shape,
-            player_symbols: (0..orientations.len()).map(|i| (b'a' + i as u8) as char).collect(),
+            player_symbols: (0..orientations.len())
+                .map(|i| (b'a' + i as u8) as char)
+                .collect(),
             orientations,
             pieces,
             armies: Vec::new(),
@@ -447,18 +495,42 @@ mod tests {
 
     #[test]
     fn three_d_slider_rays_and_leaper_tables() {
-        let shape = Shape { files: 6, ranks: 8, levels: 6, naming: CellNaming::LevelFileRank };
+        let shape = Shape {
+            files: 6,
+            ranks: 8,
+            levels: 6,
+            naming: CellNaming::LevelFileRank,
+        };
         let unicorn = PieceDef::new("Unicorn", "U", unit_vectors(3).map(Atom::slide).collect());
-        let emperor = PieceDef::new("Emperor", "K", crate::geometry::DIRECTIONS.map(Atom::leap).to_vec());
-        let v = test_variant(shape, vec![Orientation::IDENTITY, Orientation::MIRROR_Y], vec![unicorn, emperor]);
+        let emperor = PieceDef::new(
+            "Emperor",
+            "K",
+            crate::geometry::DIRECTIONS.map(Atom::leap).to_vec(),
+        );
+        let v = test_variant(
+            shape,
+            vec![Orientation::IDENTITY, Orientation::MIRROR_Y],
+            vec![unicorn, emperor],
+        );
         let t: Tables<crate::bitboard::Wide> = Tables::new(v);
         // A corner cell: the Emperor reaches 7 cells, a central one 26.
         let corner = shape.parse_cell("ua1").unwrap();
         let centre = shape.parse_cell("wc4").unwrap();
         assert_eq!(t.kind(Player(0), Kind(1)).quiet[corner.index()].count(), 7);
-        assert_eq!(t.kind(Player(0), Kind(1)).capture[centre.index()].count(), 26);
+        assert_eq!(
+            t.kind(Player(0), Kind(1)).capture[centre.index()].count(),
+            26
+        );
         // The Unicorn from ua1 slides along the one triagonal (1,1,1) to zf6.
-        let all: u32 = t.kind(Player(0), Kind(0)).slides.iter().map(|s| t.ray_attack(s.dir as usize, corner, Default::default()).count()).sum();
+        let all: u32 = t
+            .kind(Player(0), Kind(0))
+            .slides
+            .iter()
+            .map(|s| {
+                t.ray_attack(s.dir as usize, corner, Default::default())
+                    .count()
+            })
+            .sum();
         assert_eq!(all, 5);
         // A blocker on the diagonal stops the slide at it.
         let mut occ = crate::bitboard::Wide::default();
@@ -470,15 +542,40 @@ mod tests {
 
     #[test]
     fn four_player_orientation_turns_forward_moves() {
-        let shape = Shape { files: 10, ranks: 8, levels: 4, naming: CellNaming::FileRowLevel };
+        let shape = Shape {
+            files: 10,
+            ranks: 8,
+            levels: 4,
+            naming: CellNaming::FileRowLevel,
+        };
         // A piece that steps forward along both of its army's forward directions (+x and +y).
-        let stepper = PieceDef::new("Step", "S", vec![Atom::leap(Vec3::new(1, 0, 0)), Atom::leap(Vec3::new(0, 1, 0))]);
-        let flip = |x, y| Orientation { flip_x: x, flip_y: y, flip_z: false };
-        let orients = vec![flip(true, false), flip(true, true), flip(false, true), flip(false, false)];
-        let t: Tables<crate::bitboard::Wide> = Tables::new(test_variant(shape, orients, vec![stepper]));
+        let stepper = PieceDef::new(
+            "Step",
+            "S",
+            vec![
+                Atom::leap(Vec3::new(1, 0, 0)),
+                Atom::leap(Vec3::new(0, 1, 0)),
+            ],
+        );
+        let flip = |x, y| Orientation {
+            flip_x: x,
+            flip_y: y,
+            flip_z: false,
+        };
+        let orients = vec![
+            flip(true, false),
+            flip(true, true),
+            flip(false, true),
+            flip(false, false),
+        ];
+        let t: Tables<crate::bitboard::Wide> =
+            Tables::new(test_variant(shape, orients, vec![stepper]));
         let e = shape.parse_cell("et2").unwrap();
         let names = |p: u8| -> Vec<String> {
-            t.kind(Player(p), Kind(0)).quiet[e.index()].cells().map(|c| shape.cell_name(c)).collect()
+            t.kind(Player(p), Kind(0)).quiet[e.index()]
+                .cells()
+                .map(|c| shape.cell_name(c))
+                .collect()
         };
         assert_eq!(names(0), vec!["dt2", "eu2"]); // Catholic: -x, +y
         assert_eq!(names(1), vec!["es2", "dt2"]); // Protestant: -x, -y

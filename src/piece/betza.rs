@@ -16,11 +16,29 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BetzaError {
     Empty,
-    UnknownLetter { notation: String, letter: char },
-    ModifierWithoutAtom { notation: String },
-    UnsupportedModifier { notation: String, modifier: String, atom: char },
-    UnsupportedLame { notation: String, atom: char },
-    BadRange { notation: String },
+    UnknownLetter {
+        notation: String,
+        letter: char,
+    },
+    ModifierWithoutAtom {
+        notation: String,
+    },
+    UnsupportedModifier {
+        notation: String,
+        modifier: String,
+        atom: char,
+    },
+    UnsupportedLame {
+        notation: String,
+        atom: char,
+    },
+    BadRange {
+        notation: String,
+    },
+    UnsupportedRider {
+        notation: String,
+        atom: char,
+    },
 }
 
 impl fmt::Display for BetzaError {
@@ -40,6 +58,10 @@ impl fmt::Display for BetzaError {
             BetzaError::UnsupportedLame { notation, atom } => write!(
                 f,
                 "Betza notation '{notation}': lame 'n' is supported only on D, A and N, not on '{atom}'"
+            ),
+            BetzaError::UnsupportedRider { notation, atom } => write!(
+                f,
+                "Betza notation '{notation}': only W and F riders (R, B, Q, WW, FF) are supported, not '{atom}{atom}'"
             ),
             BetzaError::BadRange { notation } => {
                 write!(f, "Betza notation '{notation}': a range must be 1 to 9 and follow a sliding atom")
@@ -144,8 +166,8 @@ fn tokenize(sym: Symmetry, dirs: &str) -> Vec<String> {
         Symmetry::Orthogonal => &[],
         Symmetry::Diagonal => &["fl", "fr", "bl", "br"],
         Symmetry::Oblique => &[
-            "ff", "bb", "fs", "bs", "fh", "bh", "lh", "rh", "ll", "rr", "lv", "rv", "fl", "fr", "bl",
-            "br", "fb",
+            "ff", "bb", "fs", "bs", "fh", "bh", "lh", "rh", "ll", "rr", "lv", "rv", "fl", "fr",
+            "bl", "br", "fb",
         ],
     };
     let mut out = Vec::new();
@@ -186,7 +208,11 @@ pub fn parse(notation: &str) -> Result<Vec<Atom>, BetzaError> {
     }
     let chars: Vec<char> = notation.chars().collect();
     let mut atoms = Vec::new();
-    let mut group = Group { mode: Mode::Both, lame: false, dirs: String::new() };
+    let mut group = Group {
+        mode: Mode::Both,
+        lame: false,
+        dirs: String::new(),
+    };
     let mut i = 0;
     while i < chars.len() {
         let ch = chars[i];
@@ -198,20 +224,30 @@ pub fn parse(notation: &str) -> Result<Vec<Atom>, BetzaError> {
             'f' | 'b' | 's' | 'v' | 'l' | 'r' | 'h' => group.dirs.push(ch),
             'W' | 'F' | 'D' | 'N' | 'A' | 'H' | 'C' | 'Z' | 'G' | 'K' | 'R' | 'B' | 'Q' => {
                 let mut rider = matches!(ch, 'R' | 'B' | 'Q');
-                if matches!(ch, 'W' | 'F') && chars.get(i) == Some(&ch) {
+                if chars.get(i) == Some(&ch) {
+                    if !matches!(ch, 'W' | 'F') {
+                        return Err(BetzaError::UnsupportedRider {
+                            notation: notation.into(),
+                            atom: ch,
+                        });
+                    }
                     rider = true;
                     i += 1;
                 }
                 let mut range = 0u8;
                 if let Some(d) = chars.get(i).and_then(|c| c.to_digit(10)) {
                     if d == 0 || !(rider || matches!(ch, 'W' | 'F')) {
-                        return Err(BetzaError::BadRange { notation: notation.into() });
+                        return Err(BetzaError::BadRange {
+                            notation: notation.into(),
+                        });
                     }
                     range = d as u8;
                     rider = true;
                     i += 1;
                     if chars.get(i).is_some_and(|c| c.is_ascii_digit()) {
-                        return Err(BetzaError::BadRange { notation: notation.into() });
+                        return Err(BetzaError::BadRange {
+                            notation: notation.into(),
+                        });
                     }
                 }
                 let bases = match ch {
@@ -223,15 +259,24 @@ pub fn parse(notation: &str) -> Result<Vec<Atom>, BetzaError> {
                 for base in bases {
                     expand(notation, base, &group, rider, range, &mut atoms)?;
                 }
-                group = Group { mode: Mode::Both, lame: false, dirs: String::new() };
+                group = Group {
+                    mode: Mode::Both,
+                    lame: false,
+                    dirs: String::new(),
+                };
             }
             other => {
-                return Err(BetzaError::UnknownLetter { notation: notation.into(), letter: other })
+                return Err(BetzaError::UnknownLetter {
+                    notation: notation.into(),
+                    letter: other,
+                })
             }
         }
     }
     if !group.dirs.is_empty() || group.lame || group.mode != Mode::Both {
-        return Err(BetzaError::ModifierWithoutAtom { notation: notation.into() });
+        return Err(BetzaError::ModifierWithoutAtom {
+            notation: notation.into(),
+        });
     }
     Ok(atoms)
 }
@@ -253,11 +298,12 @@ fn expand(
         for v in &vectors {
             let mut any = false;
             for t in &tokens {
-                let chosen = selects(sym, t, *v).ok_or_else(|| BetzaError::UnsupportedModifier {
-                    notation: notation.into(),
-                    modifier: t.clone(),
-                    atom: base,
-                })?;
+                let chosen =
+                    selects(sym, t, *v).ok_or_else(|| BetzaError::UnsupportedModifier {
+                        notation: notation.into(),
+                        modifier: t.clone(),
+                        atom: base,
+                    })?;
                 any |= chosen;
             }
             if any {
@@ -269,15 +315,32 @@ fn expand(
     for v in vectors {
         let atom = if rider {
             if !v.is_unit() {
-                return Err(BetzaError::UnknownLetter { notation: notation.into(), letter: base });
+                return Err(BetzaError::UnknownLetter {
+                    notation: notation.into(),
+                    letter: base,
+                });
             }
-            Atom::Slide { step: v, max: range, mode: group.mode }
+            Atom::Slide {
+                step: v,
+                max: range,
+                mode: group.mode,
+            }
         } else if group.lame {
-            let via = lame_via(v)
-                .ok_or(BetzaError::UnsupportedLame { notation: notation.into(), atom: base })?;
-            Atom::Lame { via, to: v, mode: group.mode }
+            let via = lame_via(v).ok_or(BetzaError::UnsupportedLame {
+                notation: notation.into(),
+                atom: base,
+            })?;
+            Atom::Lame {
+                via,
+                to: v,
+                mode: group.mode,
+            }
         } else {
-            Atom::Leap { to: v, mode: group.mode, when: LeapCondition::Always }
+            Atom::Leap {
+                to: v,
+                mode: group.mode,
+                when: LeapCondition::Always,
+            }
         };
         atoms.push(atom);
     }
@@ -328,8 +391,22 @@ mod tests {
     fn pawn_modality() {
         let b = Mode::Both;
         let _ = b;
-        assert_eq!(leaps("mfWcfF"), vec![(-1, 1, Mode::Capture), (0, 1, Mode::Move), (1, 1, Mode::Capture)]);
-        assert_eq!(leaps("mfFcfW"), vec![(-1, 1, Mode::Move), (0, 1, Mode::Capture), (1, 1, Mode::Move)]);
+        assert_eq!(
+            leaps("mfWcfF"),
+            vec![
+                (-1, 1, Mode::Capture),
+                (0, 1, Mode::Move),
+                (1, 1, Mode::Capture)
+            ]
+        );
+        assert_eq!(
+            leaps("mfFcfW"),
+            vec![
+                (-1, 1, Mode::Move),
+                (0, 1, Mode::Capture),
+                (1, 1, Mode::Move)
+            ]
+        );
     }
 
     #[test]
@@ -341,13 +418,19 @@ mod tests {
         assert_eq!(fh, vec![(-2, 1), (-1, 2), (1, 2), (2, 1)]);
         let narrow: Vec<_> = leaps("fbN").into_iter().map(|(x, y, _)| (x, y)).collect();
         assert_eq!(narrow, vec![(-1, -2), (-1, 2), (1, -2), (1, 2)]);
-        let crab: Vec<_> = leaps("ffNbsN").into_iter().map(|(x, y, _)| (x, y)).collect();
+        let crab: Vec<_> = leaps("ffNbsN")
+            .into_iter()
+            .map(|(x, y, _)| (x, y))
+            .collect();
         assert_eq!(crab, vec![(-2, -1), (-1, 2), (1, 2), (2, -1)]);
     }
 
     #[test]
     fn ranges_and_riders() {
-        assert_eq!(slides("R4"), vec![(-1, 0, 4), (0, -1, 4), (0, 1, 4), (1, 0, 4)]);
+        assert_eq!(
+            slides("R4"),
+            vec![(-1, 0, 4), (0, -1, 4), (0, 1, 4), (1, 0, 4)]
+        );
         assert_eq!(slides("WW"), slides("R"));
         assert_eq!(slides("W2").len(), 4);
         assert_eq!(slides("fR"), vec![(0, 1, 0)]);
@@ -356,17 +439,40 @@ mod tests {
     #[test]
     fn lame_leaps_have_their_leg() {
         let atoms = parse("nN").unwrap();
-        assert!(atoms.contains(&Atom::Lame { via: Vec3::flat(0, 1), to: Vec3::flat(1, 2), mode: Mode::Both }));
-        assert!(atoms.contains(&Atom::Lame { via: Vec3::flat(1, 0), to: Vec3::flat(2, 1), mode: Mode::Both }));
+        assert!(atoms.contains(&Atom::Lame {
+            via: Vec3::flat(0, 1),
+            to: Vec3::flat(1, 2),
+            mode: Mode::Both
+        }));
+        assert!(atoms.contains(&Atom::Lame {
+            via: Vec3::flat(1, 0),
+            to: Vec3::flat(2, 1),
+            mode: Mode::Both
+        }));
     }
 
     #[test]
     fn unsupported_notation_is_a_clear_error() {
-        assert!(matches!(parse("aN"), Err(BetzaError::UnknownLetter { letter: 'a', .. })));
-        assert!(matches!(parse("NN"), Err(BetzaError::UnknownLetter { .. })));
-        assert!(matches!(parse("nW"), Err(BetzaError::UnsupportedLame { .. })));
-        assert!(matches!(parse("sF"), Err(BetzaError::UnsupportedModifier { .. })));
-        assert!(matches!(parse("fm"), Err(BetzaError::ModifierWithoutAtom { .. })));
+        assert!(matches!(
+            parse("aN"),
+            Err(BetzaError::UnknownLetter { letter: 'a', .. })
+        ));
+        assert!(matches!(
+            parse("NN"),
+            Err(BetzaError::UnsupportedRider { atom: 'N', .. })
+        ));
+        assert!(matches!(
+            parse("nW"),
+            Err(BetzaError::UnsupportedLame { .. })
+        ));
+        assert!(matches!(
+            parse("sF"),
+            Err(BetzaError::UnsupportedModifier { .. })
+        ));
+        assert!(matches!(
+            parse("fm"),
+            Err(BetzaError::ModifierWithoutAtom { .. })
+        ));
         assert!(matches!(parse("N3"), Err(BetzaError::BadRange { .. })));
         assert!(matches!(parse(""), Err(BetzaError::Empty)));
         assert!(parse("X").unwrap_err().to_string().contains("'X'"));

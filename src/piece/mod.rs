@@ -36,7 +36,12 @@ pub enum LeapCondition {
 }
 
 impl LeapCondition {
-    pub fn holds(self, shape: &Shape, from: crate::geometry::Cell, to: crate::geometry::Cell) -> bool {
+    pub fn holds(
+        self,
+        shape: &Shape,
+        from: crate::geometry::Cell,
+        to: crate::geometry::Cell,
+    ) -> bool {
         let ring = |c| {
             let (x, _, z) = shape.coords(c);
             let centre = |v: i32, n: u8| (2 * v - (n as i32 - 1)).abs();
@@ -55,7 +60,11 @@ impl LeapCondition {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Atom {
     /// A jump to a fixed displacement.
-    Leap { to: Vec3, mode: Mode, when: LeapCondition },
+    Leap {
+        to: Vec3,
+        mode: Mode,
+        when: LeapCondition,
+    },
     /// A slide along a unit direction, blocked by any piece; `max == 0` means unlimited.
     Slide { step: Vec3, max: u8, mode: Mode },
     /// A leap that needs the cell at `via` to be empty (Betza `n`, the Mao).
@@ -67,10 +76,18 @@ pub enum Atom {
 
 impl Atom {
     pub fn leap(to: Vec3) -> Atom {
-        Atom::Leap { to, mode: Mode::Both, when: LeapCondition::Always }
+        Atom::Leap {
+            to,
+            mode: Mode::Both,
+            when: LeapCondition::Always,
+        }
     }
     pub fn slide(step: Vec3) -> Atom {
-        Atom::Slide { step, max: 0, mode: Mode::Both }
+        Atom::Slide {
+            step,
+            max: 0,
+            mode: Mode::Both,
+        }
     }
     pub fn mode(self) -> Mode {
         match self {
@@ -85,7 +102,11 @@ impl Atom {
             Atom::Leap { to, when, .. } => Atom::Leap { to, mode: m, when },
             Atom::Slide { step, max, .. } => Atom::Slide { step, max, mode: m },
             Atom::Lame { via, to, .. } => Atom::Lame { via, to, mode: m },
-            Atom::Bent { first, then, .. } => Atom::Bent { first, then, mode: m },
+            Atom::Bent { first, then, .. } => Atom::Bent {
+                first,
+                then,
+                mode: m,
+            },
         }
     }
     /// An unlimited slide (what pins and skewers are made of).
@@ -134,9 +155,11 @@ impl PieceDef {
     /// A 2D piece from Betza notation. Panics only on notation written in the program itself;
     /// user-supplied notation goes through [`betza::parse`] and its error.
     pub fn from_betza(name: &str, token: &str, notation: &str) -> Self {
-        let atoms = betza::parse(notation)
-            .unwrap_or_else(|e| panic!("built-in piece {name}: {e}"));
-        PieceDef { betza: Some(notation.to_string()), ..PieceDef::new(name, token, atoms) }
+        let atoms = betza::parse(notation).unwrap_or_else(|e| panic!("built-in piece {name}: {e}"));
+        PieceDef {
+            betza: Some(notation.to_string()),
+            ..PieceDef::new(name, token, atoms)
+        }
     }
 
     pub fn royal(mut self) -> Self {
@@ -166,7 +189,9 @@ impl PieceDef {
 
 /// Unit vectors of one class: 1 = orthogonal, 2 = standard diagonal, 3 = nonstandard diagonal.
 pub fn unit_vectors(class: u8) -> impl Iterator<Item = Vec3> {
-    DIRECTIONS.into_iter().filter(move |d| d.nonzero_axes() == class)
+    DIRECTIONS
+        .into_iter()
+        .filter(move |d| d.nonzero_axes() == class)
 }
 
 /// Upper bound on the piece kinds of one variant (Armies of Faith has 31).

@@ -36,7 +36,9 @@ pub fn diagram<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
             out += &format!("{} ", row_label(y));
             for x in 0..shape.files as i32 {
                 let c = shape.cell(x, y, z).unwrap();
-                let text = pos.piece_at(c).map_or(".".to_string(), |p| piece_token(t, p));
+                let text = pos
+                    .piece_at(c)
+                    .map_or(".".to_string(), |p| piece_token(t, p));
                 out += &format!("{text:<width$} ");
             }
             out += "  ";

@@ -14,13 +14,32 @@ pub enum PositionError {
     Empty,
     MissingField(&'static str),
     ExtraField(String),
-    RankCount { found: usize, expected: usize },
-    RankLength { rank: String, found: usize, expected: usize },
-    UnknownPiece { token: String, variant: String },
-    BadSide { found: String, expected: String },
+    RankCount {
+        found: usize,
+        expected: usize,
+    },
+    RankLength {
+        rank: String,
+        found: usize,
+        expected: usize,
+    },
+    UnknownPiece {
+        token: String,
+        variant: String,
+    },
+    BadSide {
+        found: String,
+        expected: String,
+    },
     BadCastling(String),
-    BadEnPassant { found: String, reason: String },
-    BadNumber { field: &'static str, found: String },
+    BadEnPassant {
+        found: String,
+        reason: String,
+    },
+    BadNumber {
+        field: &'static str,
+        found: String,
+    },
     Invalid(String),
 }
 
@@ -32,14 +51,24 @@ impl fmt::Display for PositionError {
             MissingField(field) => write!(f, "position string ends before the {field} field"),
             ExtraField(s) => write!(f, "unexpected text after the position string: '{s}'"),
             RankCount { found, expected } => {
-                write!(f, "board field has {found} ranks, expected {expected} separated by '/'")
+                write!(
+                    f,
+                    "board field has {found} ranks, expected {expected} separated by '/'"
+                )
             }
-            RankLength { rank, found, expected } => {
+            RankLength {
+                rank,
+                found,
+                expected,
+            } => {
                 write!(f, "rank '{rank}' covers {found} cells, expected {expected}")
             }
             UnknownPiece { token, variant } => write!(f, "unknown piece '{token}' for {variant}"),
             BadSide { found, expected } => {
-                write!(f, "side-to-move field is '{found}', expected one of {expected}")
+                write!(
+                    f,
+                    "side-to-move field is '{found}', expected one of {expected}"
+                )
             }
             BadCastling(s) => write!(
                 f,
@@ -47,7 +76,10 @@ impl fmt::Display for PositionError {
             ),
             BadEnPassant { found, reason } => write!(f, "en-passant field '{found}': {reason}"),
             BadNumber { field, found } => {
-                write!(f, "{field} field is '{found}', expected a non-negative number")
+                write!(
+                    f,
+                    "{field} field is '{found}', expected a non-negative number"
+                )
             }
             Invalid(reason) => write!(f, "illegal position: {reason}"),
         }
@@ -68,7 +100,10 @@ pub fn parse_grid<B: BitSet>(
     let shape = t.shape;
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != shape.ranks as usize {
-        return Err(PositionError::RankCount { found: rows.len(), expected: shape.ranks as usize });
+        return Err(PositionError::RankCount {
+            found: rows.len(),
+            expected: shape.ranks as usize,
+        });
     }
     for (i, row) in rows.iter().enumerate() {
         let y = shape.ranks as i32 - 1 - i as i32;
@@ -83,11 +118,17 @@ pub fn parse_grid<B: BitSet>(
         while j < chars.len() {
             let ch = chars[j];
             if ch.is_ascii_digit() {
-                let digits: String = chars[j..].iter().take_while(|c| c.is_ascii_digit()).collect();
+                let digits: String = chars[j..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .collect();
                 j += digits.len();
                 let n: i32 = digits.parse().map_err(|_| too_long(x))?;
                 if n == 0 {
-                    return Err(PositionError::UnknownPiece { token: digits, variant: t.variant.name.clone() });
+                    return Err(PositionError::UnknownPiece {
+                        token: digits,
+                        variant: t.variant.name.clone(),
+                    });
                 }
                 x += n;
                 continue;
@@ -95,18 +136,30 @@ pub fn parse_grid<B: BitSet>(
             let (token, len) = if ch == '+' {
                 match chars.get(j + 1) {
                     Some(c) if c.is_ascii_alphabetic() => (format!("+{c}"), 2),
-                    _ => return Err(PositionError::UnknownPiece { token: "+".into(), variant: t.variant.name.clone() }),
+                    _ => {
+                        return Err(PositionError::UnknownPiece {
+                            token: "+".into(),
+                            variant: t.variant.name.clone(),
+                        })
+                    }
                 }
             } else {
                 (ch.to_string(), 1)
             };
             j += len;
             let letter = token.chars().last().unwrap();
-            let kind = t.variant.kind_by_token(&token).ok_or_else(|| PositionError::UnknownPiece {
-                token: token.clone(),
-                variant: t.variant.name.clone(),
-            })?;
-            let player = if letter.is_ascii_uppercase() { Player::WHITE } else { Player::BLACK };
+            let kind =
+                t.variant
+                    .kind_by_token(&token)
+                    .ok_or_else(|| PositionError::UnknownPiece {
+                        token: token.clone(),
+                        variant: t.variant.name.clone(),
+                    })?;
+            let player = if letter.is_ascii_uppercase() {
+                Player::WHITE
+            } else {
+                Player::BLACK
+            };
             let cell = shape.cell(x, y, z).ok_or_else(|| too_long(x + 1))?;
             pos.put(t, cell, Piece::new(player, kind));
             x += 1;
@@ -151,7 +204,11 @@ pub fn format_grid<B: BitSet>(t: &Tables<B>, pos: &Position<B>, z: i32) -> Strin
 pub fn piece_token<B: BitSet>(t: &Tables<B>, p: Piece) -> String {
     let token = &t.variant.kind(p.kind()).token;
     if t.players() > 2 {
-        format!("{}{}", t.variant.player_symbols[p.player().index()], token.to_ascii_uppercase())
+        format!(
+            "{}{}",
+            t.variant.player_symbols[p.player().index()],
+            token.to_ascii_uppercase()
+        )
     } else if p.player() == Player::WHITE {
         token.to_ascii_uppercase()
     } else {
@@ -163,20 +220,34 @@ pub fn parse_side<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Player, PositionE
     let symbols = &t.variant.player_symbols;
     let mut chars = s.chars();
     match (chars.next(), chars.next()) {
-        (Some(c), None) => symbols.iter().position(|&p| p == c).map(|i| Player(i as u8)),
+        (Some(c), None) => symbols
+            .iter()
+            .position(|&p| p == c)
+            .map(|i| Player(i as u8)),
         _ => None,
     }
     .ok_or_else(|| PositionError::BadSide {
         found: s.to_string(),
-        expected: symbols.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", "),
+        expected: symbols
+            .iter()
+            .map(|c| format!("'{c}'"))
+            .collect::<Vec<_>>()
+            .join(", "),
     })
 }
 
 pub fn parse_number(field: &'static str, s: &str) -> Result<u16, PositionError> {
-    s.parse().map_err(|_| PositionError::BadNumber { field, found: s.to_string() })
+    s.parse().map_err(|_| PositionError::BadNumber {
+        field,
+        found: s.to_string(),
+    })
 }
 
-fn parse_castling<B: BitSet>(t: &Tables<B>, pos: &mut Position<B>, s: &str) -> Result<(), PositionError> {
+fn parse_castling<B: BitSet>(
+    t: &Tables<B>,
+    pos: &mut Position<B>,
+    s: &str,
+) -> Result<(), PositionError> {
     if s == "-" {
         return Ok(());
     }
@@ -205,18 +276,33 @@ fn parse_castling<B: BitSet>(t: &Tables<B>, pos: &mut Position<B>, s: &str) -> R
     Ok(())
 }
 
-fn parse_en_passant<B: BitSet>(t: &Tables<B>, pos: &mut Position<B>, s: &str) -> Result<(), PositionError> {
+fn parse_en_passant<B: BitSet>(
+    t: &Tables<B>,
+    pos: &mut Position<B>,
+    s: &str,
+) -> Result<(), PositionError> {
     if s == "-" {
         return Ok(());
     }
-    let bad = |reason: &str| PositionError::BadEnPassant { found: s.to_string(), reason: reason.to_string() };
-    let skipped = t.shape.parse_cell(s).ok_or_else(|| bad("not a cell name or '-'"))?;
+    let bad = |reason: &str| PositionError::BadEnPassant {
+        found: s.to_string(),
+        reason: reason.to_string(),
+    };
+    let skipped = t
+        .shape
+        .parse_cell(s)
+        .ok_or_else(|| bad("not a cell name or '-'"))?;
     // The double-stepper is the player who moved last.
     let players = t.players() as u8;
     let owner = Player((pos.side.0 + players - 1) % players);
     let forward = t.variant.orientations[owner.index()].apply(Vec3::flat(0, 1));
-    let victim = t.shape.offset(skipped, forward).ok_or_else(|| bad("no cell beyond it"))?;
-    let has_pawn = pos.piece_at(victim).is_some_and(|p| p.player() == owner && t.kind(owner, p.kind()).pawn);
+    let victim = t
+        .shape
+        .offset(skipped, forward)
+        .ok_or_else(|| bad("no cell beyond it"))?;
+    let has_pawn = pos
+        .piece_at(victim)
+        .is_some_and(|p| p.player() == owner && t.kind(owner, p.kind()).pawn);
     if !has_pawn || pos.piece_at(skipped).is_some() {
         return Err(bad(&format!(
             "expected an empty cell with a pawn of the side that just moved on {}",
@@ -234,12 +320,18 @@ pub fn parse_2d<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, Positi
     let board = fields.next().ok_or(PositionError::Empty)?;
     let mut pos = Position::empty(t);
     parse_grid(t, &mut pos, board, 0)?;
-    let side = fields.next().ok_or(PositionError::MissingField("side-to-move"))?;
+    let side = fields
+        .next()
+        .ok_or(PositionError::MissingField("side-to-move"))?;
     let side = parse_side(t, side)?;
     pos.set_side(t, side);
-    let castling = fields.next().ok_or(PositionError::MissingField("castling"))?;
+    let castling = fields
+        .next()
+        .ok_or(PositionError::MissingField("castling"))?;
     parse_castling(t, &mut pos, castling)?;
-    let ep = fields.next().ok_or(PositionError::MissingField("en-passant"))?;
+    let ep = fields
+        .next()
+        .ok_or(PositionError::MissingField("en-passant"))?;
     parse_en_passant(t, &mut pos, ep)?;
     if let Some(h) = fields.next() {
         pos.halfmove = parse_number("halfmove clock", h)?;
@@ -265,7 +357,10 @@ fn validate_2d<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Result<(), Positi
             return Err(PositionError::Invalid(format!("{} has no king", names[p])));
         }
         if t.variant.royal_rule == RoyalRule::Each && royals > 1 {
-            return Err(PositionError::Invalid(format!("{} has {royals} kings", names[p])));
+            return Err(PositionError::Invalid(format!(
+                "{} has {royals} kings",
+                names[p]
+            )));
         }
     }
     for c in pos.occupied.cells() {

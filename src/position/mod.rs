@@ -158,7 +158,9 @@ impl<B: BitSet> Position<B> {
     pub fn compute_hash(&self, t: &Tables<B>) -> u64 {
         let mut h = t.zobrist.side[self.side.index()];
         for c in self.occupied.cells() {
-            h ^= t.zobrist.piece_key(self.piece_at(c).unwrap().code(), c, t.cells);
+            h ^= t
+                .zobrist
+                .piece_key(self.piece_at(c).unwrap().code(), c, t.cells);
         }
         for (p, hand) in self.hands.iter().enumerate() {
             for (k, &n) in hand.iter().enumerate() {
@@ -184,7 +186,10 @@ impl<B: BitSet> Position<B> {
     /// The player who moves after `p` (skipping eliminated players).
     pub fn next_player(&self, t: &Tables<B>, p: Player) -> Player {
         let n = t.players() as u8;
-        (1..=n).map(|i| Player((p.0 + i) % n)).find(|&q| self.is_alive(q)).unwrap_or(p)
+        (1..=n)
+            .map(|i| Player((p.0 + i) % n))
+            .find(|&q| self.is_alive(q))
+            .unwrap_or(p)
     }
 
     /// The position after `mv`, which must be legal (or at least pseudo-legal) here.
@@ -220,14 +225,26 @@ impl<B: BitSet> Position<B> {
                 let c = &variant.castlings[mv.extra() as usize];
                 let king = self.remove(t, c.king_from).expect("castling king");
                 let partner = self.remove(t, c.partner_from).expect("castling partner");
-                self.put(t, c.king_to, Piece::new(us, variant.morph_of(us, king.kind())));
-                self.put(t, c.partner_to, Piece::new(us, variant.morph_of(us, partner.kind())));
+                self.put(
+                    t,
+                    c.king_to,
+                    Piece::new(us, variant.morph_of(us, king.kind())),
+                );
+                self.put(
+                    t,
+                    c.partner_to,
+                    Piece::new(us, variant.morph_of(us, partner.kind())),
+                );
             }
             _ => {
                 let (from, to) = (mv.from(), mv.to());
                 let piece = self.remove(t, from).expect("a piece on the from-cell");
                 let victim_cell = if mv.kind() == MoveKind::EnPassant {
-                    ep_before.iter().flatten().find(|e| e.skipped == to).map(|e| e.victim)
+                    ep_before
+                        .iter()
+                        .flatten()
+                        .find(|e| e.skipped == to)
+                        .map(|e| e.victim)
                 } else {
                     Some(to)
                 };
@@ -251,14 +268,19 @@ impl<B: BitSet> Position<B> {
                 self.put(t, to, Piece::new(us, kind));
                 reset_clock |= t.kind(us, piece.kind()).pawn;
                 if mv.kind() == MoveKind::DoubleStep {
-                    let skipped = t
-                        .kind(us, piece.kind())
-                        .double_steps[from.index()]
+                    let skipped = t.kind(us, piece.kind()).double_steps[from.index()]
                         .iter()
                         .find(|&&(_, dest)| dest == to)
                         .map(|&(s, _)| s)
                         .expect("double step");
-                    self.set_ep(t, us, Some(EnPassant { skipped, victim: to }));
+                    self.set_ep(
+                        t,
+                        us,
+                        Some(EnPassant {
+                            skipped,
+                            victim: to,
+                        }),
+                    );
                 }
                 let keep = t.castle_keep[from.index()] & t.castle_keep[to.index()];
                 if self.castling & !keep != 0 {
@@ -285,7 +307,12 @@ impl<B: BitSet> Position<B> {
 
     fn capture_to_hand(&mut self, t: &Tables<B>, captor: Player, captured: Piece) {
         if let Some(drops) = &t.variant.drops {
-            if let Some(k) = drops.to_hand.get(captured.kind().index()).copied().flatten() {
+            if let Some(k) = drops
+                .to_hand
+                .get(captured.kind().index())
+                .copied()
+                .flatten()
+            {
                 if captor.index() < self.hands.len() {
                     self.add_to_hand(t, captor, k, 1);
                 }
@@ -295,6 +322,8 @@ impl<B: BitSet> Position<B> {
 
     /// The royal pieces of `p`.
     pub fn royals(&self, t: &Tables<B>, p: Player) -> B {
-        t.royal_kinds.iter().fold(B::empty(), |acc, &k| acc | self.pieces(p, k))
+        t.royal_kinds
+            .iter()
+            .fold(B::empty(), |acc, &k| acc | self.pieces(p, k))
     }
 }
