@@ -45,3 +45,6 @@ macro_rules! with_tables {
         }
     };
 }
+
+pub mod state;
+pub use state::{Game, Outcome};
