@@ -101,6 +101,11 @@ impl<B: BitSet> Game<B> {
     pub fn outcome(&self) -> Option<Outcome> {
         let t = &self.tables;
         let us = self.pos.side;
+        if t.variant.bare_king {
+            if let Some(o) = crate::games::swda::bare_king_outcome(t, &self.pos) {
+                return Some(o);
+            }
+        }
         if self.legal_moves().is_empty() {
             let them = Player(1 - us.0);
             return Some(if is_in_check(t, &self.pos, us) {

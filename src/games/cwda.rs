@@ -96,7 +96,7 @@ pub fn fide_pawn() -> PieceDef {
 
 /// King, Pawn and all sixteen army pieces: every CwDA variant knows every letter, so any
 /// position string with CwDA letters can be set up.
-fn piece_table() -> Vec<PieceDef> {
+pub fn piece_table() -> Vec<PieceDef> {
     let mut pieces = vec![king(), fide_pawn()];
     for army in Army::ALL {
         pieces.extend(army.pieces());

@@ -1,6 +1,8 @@
 //! The game families and the registry of variant names.
 
 pub mod cwda;
+pub mod cyclical;
+pub mod swda;
 
 use crate::variant::Variant;
 use std::fmt;
@@ -42,10 +44,22 @@ pub fn by_name(name: &str) -> Result<Variant, VariantError> {
     if let Some(rest) = name.strip_prefix("cwda-") {
         return cwda::parse_name(rest);
     }
+    if name == "shatranj" {
+        return Ok(swda::shatranj());
+    }
+    if let Some(rest) = name.strip_prefix("swda-") {
+        return swda::parse_name(rest);
+    }
+    if name.starts_with("cyclical") {
+        return cyclical::parse_name(&name);
+    }
     Err(VariantError::Unknown(name))
 }
 
 /// Every variant name this build knows.
 pub fn names() -> Vec<String> {
-    cwda::names()
+    let mut out = cwda::names();
+    out.extend(swda::names());
+    out.extend(cyclical::names());
+    out
 }

@@ -144,6 +144,9 @@ pub struct Tables<B: BitSet> {
     pub lame_kinds: Vec<Vec<Kind>>,
     pub bent_kinds: Vec<Vec<Kind>>,
     pub royal_kinds: Vec<Kind>,
+    /// Per player: kinds that may promote to a royal kind (SwDA's Berolina Pawn becomes a
+    /// Crown Prince), which can change the royal count and so the legality rule.
+    pub royal_promoters: Vec<Vec<Kind>>,
     /// `promotions[player][kind]`.
     pub promotions: Vec<Vec<Option<Promotion<B>>>>,
     /// Castling rights kept when a move touches a cell: `rights &= castle_keep[cell]`.
@@ -226,6 +229,18 @@ impl<B: BitSet> Tables<B> {
         let lame_kinds = kinds_with(&|a| matches!(a, Atom::Lame { .. }));
         let bent_kinds = kinds_with(&|a| matches!(a, Atom::Bent { .. }));
         let royal_kinds = variant.kinds().filter(|&k| variant.kind(k).royal).collect();
+        let royal_promoters = (0..players)
+            .map(|p| {
+                variant
+                    .kinds()
+                    .filter(|&k| {
+                        variant
+                            .promotion_for(Player(p as u8), k)
+                            .is_some_and(|r| r.choices.iter().any(|&c| variant.kind(c).royal))
+                    })
+                    .collect()
+            })
+            .collect();
         let to_set = |cs: &[Cell]| {
             let mut b = B::empty();
             cs.iter().for_each(|&c| b.set(c));
@@ -283,6 +298,7 @@ impl<B: BitSet> Tables<B> {
             lame_kinds,
             bent_kinds,
             royal_kinds,
+            royal_promoters,
             promotions,
             castle_keep,
             drop_forbidden,
@@ -363,7 +379,7 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
                     let Some(t) = shape.offset(c, v) else {
                         continue;
                     };
-                    if !when.holds(&shape, c, t) {
+                    if !when.holds_for(&shape, orient, c, t) {
                         continue;
                     }
                     if mode.moves() {

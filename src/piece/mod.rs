@@ -33,6 +33,9 @@ pub enum LeapCondition {
     SameRing,
     /// The from- and to-columns lie on different rings.
     RingChange,
+    /// The from-cell lies in the far half of the board as seen by the mover (Chess with
+    /// Cyclical Armies' Chinese Pawn steps sideways only there).
+    FarHalf,
 }
 
 impl LeapCondition {
@@ -50,8 +53,34 @@ impl LeapCondition {
         };
         match self {
             LeapCondition::Always => true,
+            // Needs the mover's orientation: see `holds_for`.
+            LeapCondition::FarHalf => true,
             LeapCondition::SameRing => ring(from) == ring(to),
             LeapCondition::RingChange => ring(from) != ring(to),
+        }
+    }
+}
+
+impl LeapCondition {
+    /// Whether the condition holds for a leap of a piece turned by `orient`.
+    pub fn holds_for(
+        self,
+        shape: &Shape,
+        orient: crate::geometry::Orientation,
+        from: crate::geometry::Cell,
+        to: crate::geometry::Cell,
+    ) -> bool {
+        match self {
+            LeapCondition::FarHalf => {
+                let y = shape.y(from);
+                let own_y = if orient.flip_y {
+                    shape.ranks as i32 - 1 - y
+                } else {
+                    y
+                };
+                2 * own_y >= shape.ranks as i32
+            }
+            other => other.holds(shape, from, to),
         }
     }
 }

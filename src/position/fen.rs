@@ -300,9 +300,12 @@ fn parse_en_passant<B: BitSet>(
         .shape
         .offset(skipped, forward)
         .ok_or_else(|| bad("no cell beyond it"))?;
+    // Where pieces change type on moving (Cyclical Armies) the double-stepper is no longer
+    // a pawn of the same kind, and e.p. removes whatever stands there.
+    let changes_type = !t.variant.morph.is_empty();
     let has_pawn = pos
         .piece_at(victim)
-        .is_some_and(|p| p.player() == owner && t.kind(owner, p.kind()).pawn);
+        .is_some_and(|p| p.player() == owner && (changes_type || t.kind(owner, p.kind()).pawn));
     if !has_pawn || pos.piece_at(skipped).is_some() {
         return Err(bad(&format!(
             "expected an empty cell with a pawn of the side that just moved on {}",
