@@ -13,12 +13,17 @@ use std::collections::HashMap;
 /// (about 105 rows, 12.8 billion nodes) take minutes.
 const NODE_BUDGET: u64 = 10_000_000;
 
-const TABLES: [(&str, &str); 3] = [
+const TABLES: [(&str, &str); 5] = [
     ("chess.tsv", include_str!("perft/chess.tsv")),
     ("cwda-start.tsv", include_str!("perft/cwda-start.tsv")),
     (
         "cwda-positions.tsv",
         include_str!("perft/cwda-positions.tsv"),
+    ),
+    ("swda-start.tsv", include_str!("perft/swda-start.tsv")),
+    (
+        "cyclical-start.tsv",
+        include_str!("perft/cyclical-start.tsv"),
     ),
 ];
 
@@ -105,5 +110,24 @@ fn every_table_covers_all_sixteen_pairings() {
             let name = format!("cwda-{w}-{b}");
             assert!(all.iter().any(|r| r.variant == name), "{name} has no rows");
         }
+    }
+}
+
+#[test]
+fn swda_and_cyclical_tables_cover_every_pairing_and_option() {
+    let all = rows();
+    let armies = ["originals", "jostlers", "posh", "amphibians"];
+    let mut names: Vec<String> = armies
+        .iter()
+        .flat_map(|w| armies.iter().map(move |b| format!("swda-{w}-{b}")))
+        .collect();
+    names.extend(["", "-fixed", "-reverse", "-fixed-reverse"].map(|o| format!("cyclical{o}")));
+    for name in names {
+        let deepest = all
+            .iter()
+            .filter(|r| r.variant == name)
+            .map(|r| r.depth)
+            .max();
+        assert!(deepest >= Some(5), "{name} has no rows to depth 5");
     }
 }
