@@ -243,11 +243,10 @@ pub fn parse_name(rest: &str) -> Result<Variant, VariantError> {
         Some(r) => (r, true),
         None => (rest, false),
     };
-    let mut parts = rest.split('-');
-    let (w, b) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    if parts.next().is_some() {
+    let parts: Vec<&str> = rest.split('-').collect();
+    let [w, b] = parts[..] else {
         return Err(VariantError::Malformed(format!("cwda-{rest}")));
-    }
+    };
     let army = |s: &str| {
         Army::from_name(s).ok_or_else(|| VariantError::UnknownArmy {
             army: s.to_string(),

@@ -26,7 +26,10 @@ impl fmt::Display for VariantError {
             VariantError::UnknownArmy { army, known } => {
                 write!(f, "unknown army '{army}' (armies: {known})")
             }
-            VariantError::Malformed(n) => write!(f, "malformed variant name '{n}'"),
+            VariantError::Malformed(n) => write!(
+                f,
+                "malformed variant name '{n}' (expected cwda-<white>-<black>[-anypromo])"
+            ),
         }
     }
 }

@@ -23,6 +23,9 @@ pub enum PositionError {
         found: usize,
         expected: usize,
     },
+    ZeroRun {
+        rank: String,
+    },
     UnknownPiece {
         token: String,
         variant: String,
@@ -32,6 +35,10 @@ pub enum PositionError {
         expected: String,
     },
     BadCastling(String),
+    RepeatedCastling {
+        field: String,
+        right: char,
+    },
     BadEnPassant {
         found: String,
         reason: String,
@@ -63,6 +70,9 @@ impl fmt::Display for PositionError {
             } => {
                 write!(f, "rank '{rank}' covers {found} cells, expected {expected}")
             }
+            ZeroRun { rank } => {
+                write!(f, "rank '{rank}' has an empty-cell count of 0")
+            }
             UnknownPiece { token, variant } => write!(f, "unknown piece '{token}' for {variant}"),
             BadSide { found, expected } => {
                 write!(
@@ -74,6 +84,9 @@ impl fmt::Display for PositionError {
                 f,
                 "castling field '{s}' is not '-' or a combination of K, Q, k, q"
             ),
+            RepeatedCastling { field, right } => {
+                write!(f, "castling field '{field}' names '{right}' twice")
+            }
             BadEnPassant { found, reason } => write!(f, "en-passant field '{found}': {reason}"),
             BadNumber { field, found } => {
                 write!(
@@ -125,9 +138,8 @@ pub fn parse_grid<B: BitSet>(
                 j += digits.len();
                 let n: i32 = digits.parse().map_err(|_| too_long(x))?;
                 if n == 0 {
-                    return Err(PositionError::UnknownPiece {
-                        token: digits,
-                        variant: t.variant.name.clone(),
+                    return Err(PositionError::ZeroRun {
+                        rank: row.to_string(),
                     });
                 }
                 x += n;
@@ -252,7 +264,15 @@ fn parse_castling<B: BitSet>(
         return Ok(());
     }
     let mut rights = 0u8;
+    let mut seen = Vec::new();
     for ch in s.chars() {
+        if seen.contains(&ch) {
+            return Err(PositionError::RepeatedCastling {
+                field: s.to_string(),
+                right: ch,
+            });
+        }
+        seen.push(ch);
         let i = t
             .variant
             .castlings
