@@ -62,6 +62,17 @@ impl Move {
     pub fn drop(kind: Kind, to: Cell) -> Move {
         Move::new(to, to, MoveKind::Drop, kind.0)
     }
+    /// An en-passant capture, promoting to `promotion` if given (Armies of Faith).
+    #[inline]
+    pub fn en_passant(from: Cell, to: Cell, promotion: Option<Kind>) -> Move {
+        // `extra` 0 means no promotion, so a promotion to kind k is stored as k + 1.
+        Move::new(from, to, MoveKind::EnPassant, promotion.map_or(0, |k| k.0 + 1))
+    }
+    /// The promotion of an en-passant capture, if any.
+    #[inline]
+    pub fn ep_promotion(self) -> Option<Kind> {
+        (self.kind() == MoveKind::EnPassant && self.extra() > 0).then(|| Kind(self.extra() - 1))
+    }
     pub fn pass() -> Move {
         Move::new(Cell(0), Cell(0), MoveKind::Pass, 0)
     }

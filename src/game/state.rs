@@ -100,6 +100,9 @@ impl<B: BitSet> Game<B> {
     /// The result if the game is over by the rules.
     pub fn outcome(&self) -> Option<Outcome> {
         let t = &self.tables;
+        if t.variant.family == crate::variant::Family::ArmiesOfFaith {
+            return crate::games::aof5::events::outcome(self);
+        }
         let us = self.pos.side;
         if t.variant.bare_king {
             if let Some(o) = crate::games::swda::bare_king_outcome(t, &self.pos) {

@@ -1,5 +1,6 @@
 //! The game families and the registry of variant names.
 
+pub mod aof5;
 pub mod cwda;
 pub mod cyclical;
 pub mod swda;
@@ -44,6 +45,11 @@ pub fn by_name(name: &str) -> Result<Variant, VariantError> {
         v.name = "chess".into();
         return Ok(v);
     }
+    match name.as_str() {
+        "aof5" => return Ok(aof5::variant(false)),
+        "aof5-raj" => return Ok(aof5::variant(true)),
+        _ => {}
+    }
     if let Some(rest) = name.strip_prefix("cwda-") {
         return cwda::parse_name(rest);
     }
@@ -64,5 +70,6 @@ pub fn names() -> Vec<String> {
     let mut out = cwda::names();
     out.extend(swda::names());
     out.extend(cyclical::names());
+    out.extend(aof5::names());
     out
 }

@@ -12,7 +12,7 @@ use crate::geometry::Cell;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Kind, Player};
 use crate::position::Position;
-use crate::variant::RoyalRule;
+use crate::variant::{Family, RoyalRule};
 use arrayvec::ArrayVec;
 use tables::{Promotion, Tables};
 
@@ -297,7 +297,7 @@ fn king_safe_after<B: BitSet>(
 /// Legality by making the move and looking at every royal.
 fn legal_by_play<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mv: Move) -> bool {
     let us = pos.side;
-    let next = pos.play(t, mv);
+    let next = pos.play_raw(t, mv);
     let royals = next.royals(t, us);
     if t.variant.royal_rule == RoyalRule::LoneRoyalOnly && royals.count() != 1 {
         return true;
@@ -309,7 +309,7 @@ fn legal_by_play<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mv: Move) -> bool 
 
 /// Pseudo-legal targets of one piece (excluding special moves).
 #[inline]
-fn piece_targets<B: BitSet>(
+pub(crate) fn piece_targets<B: BitSet>(
     t: &Tables<B>,
     pos: &Position<B>,
     us: Player,
@@ -349,8 +349,58 @@ fn piece_targets<B: BitSet>(
     targets
 }
 
-/// Generates the legal moves of the side to move into `sink`.
+/// Passes on moves and remembers whether there were any.
+struct Tally<'a, S> {
+    sink: &'a mut S,
+    any: bool,
+}
+
+impl<B: BitSet, S: MoveSink<B>> MoveSink<B> for Tally<'_, S> {
+    #[inline]
+    fn targets(&mut self, from: Cell, targets: B, promo: Option<&Promotion<B>>) {
+        self.any |= targets.any();
+        self.sink.targets(from, targets, promo);
+    }
+    #[inline]
+    fn drops(&mut self, kind: Kind, targets: B) {
+        self.any |= targets.any();
+        self.sink.drops(kind, targets);
+    }
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.any = true;
+        self.sink.push(m);
+    }
+}
+
+/// Generates the legal moves of the side to move into `sink`. In Armies of Faith a player
+/// with no other legal move has exactly one, `pass`, and a finished game has none.
 pub fn generate<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, sink: &mut S) {
+    if t.variant.family != Family::ArmiesOfFaith {
+        return generate_moves(t, pos, sink);
+    }
+    if crate::games::aof5::events::is_over(pos) {
+        return;
+    }
+    let mut tally = Tally { sink, any: false };
+    generate_moves(t, pos, &mut tally);
+    if !tally.any {
+        tally.sink.push(Move::pass());
+    }
+}
+
+/// Whether the side to move has a legal move other than `pass`.
+pub fn has_legal_move<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> bool {
+    let mut tally = Tally {
+        sink: &mut Counter::default(),
+        any: false,
+    };
+    generate_moves(t, pos, &mut tally);
+    tally.any
+}
+
+/// The legal moves of the side to move, without the `pass` rule.
+fn generate_moves<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, sink: &mut S) {
     let us = pos.side;
     let g = guard(t, pos, us);
     if let Guard::Play = g {
@@ -413,6 +463,19 @@ pub fn generate<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, sin
             sink.push(m)
         }
     });
+    if t.variant.family == Family::ArmiesOfFaith {
+        crate::games::aof5::merge::for_each_merge(t, pos, |m| {
+            let tested = match g {
+                Guard::Single {
+                    in_check, blockers, ..
+                } => in_check || blockers.contains(m.from()),
+                _ => false,
+            };
+            if !tested || ok(m, None) {
+                sink.push(m)
+            }
+        });
+    }
     for_each_castling(t, pos, |m| sink.push(m));
     let in_check = matches!(g, Guard::Single { in_check: true, .. });
     for_each_drop_set(t, pos, |kind, mut targets| {
@@ -448,6 +511,9 @@ pub fn generate_pseudo<B: BitSet>(t: &Tables<B>, pos: &Position<B>, list: &mut M
         }
     }
     for_each_en_passant(t, pos, |m, _| list.push(m));
+    if t.variant.family == Family::ArmiesOfFaith {
+        crate::games::aof5::merge::for_each_merge(t, pos, |m| list.push(m));
+    }
     for_each_castling(t, pos, |m| list.push(m));
     for_each_drop_set(t, pos, |kind, targets| {
         MoveSink::<B>::drops(list, kind, targets)
@@ -465,12 +531,25 @@ fn for_each_en_passant<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mut f: impl 
             if !kt.en_passant {
                 continue;
             }
-            let capturers = kt.attacked_from[ep.skipped.index()] & pos.pieces(us, Kind(k as u8));
+            let kind = Kind(k as u8);
+            let capturers = kt.attacked_from[ep.skipped.index()] & pos.pieces(us, kind);
+            let promo = t.promotion(us, kind);
             for from in capturers.cells() {
-                f(
-                    Move::new(from, ep.skipped, MoveKind::EnPassant, 0),
-                    ep.victim,
-                );
+                let to = ep.skipped;
+                // Armies of Faith: an en-passant capture into the promotion zone may promote.
+                let (plain, choices) = match promo {
+                    Some(p) if p.must_to.contains(to) => (false, &p.choices[..]),
+                    Some(p) if p.may_to.contains(to) || p.may_from.contains(from) => {
+                        (true, &p.choices[..])
+                    }
+                    _ => (true, &[][..]),
+                };
+                if plain {
+                    f(Move::en_passant(from, to, None), ep.victim);
+                }
+                for &c in choices {
+                    f(Move::en_passant(from, to, Some(c)), ep.victim);
+                }
             }
         }
     }

@@ -50,6 +50,12 @@ pub fn format_move<B: BitSet>(t: &Tables<B>, mv: Move) -> String {
             };
             format!("{}{}{}", cell(mv.from()), cell(mv.to()), suffix)
         }
+        MoveKind::EnPassant if mv.ep_promotion().is_some() => format!(
+            "{}{}={}",
+            cell(mv.from()),
+            cell(mv.to()),
+            t.variant.kind(mv.ep_promotion().unwrap()).token
+        ),
         _ => format!("{}{}", cell(mv.from()), cell(mv.to())),
     }
 }

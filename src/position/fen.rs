@@ -6,7 +6,7 @@ use crate::bitboard::BitSet;
 use crate::geometry::Vec3;
 use crate::movegen::tables::Tables;
 use crate::piece::{Piece, Player};
-use crate::variant::RoyalRule;
+use crate::variant::{Family, RoyalRule};
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +48,14 @@ pub enum PositionError {
         found: String,
     },
     Invalid(String),
+    LevelCount {
+        found: usize,
+        expected: usize,
+    },
+    BadPlayers {
+        found: String,
+        reason: String,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -95,6 +103,13 @@ impl fmt::Display for PositionError {
                 )
             }
             Invalid(reason) => write!(f, "illegal position: {reason}"),
+            LevelCount { found, expected } => write!(
+                f,
+                "board field has {found} levels, expected {expected} separated by '|'"
+            ),
+            BadPlayers { found, reason } => {
+                write!(f, "armies-playing field '{found}': {reason}")
+            }
         }
     }
 }
@@ -448,10 +463,16 @@ pub fn format_2d<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
 
 /// Parses a position string of the variant's format.
 pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionError> {
-    parse_2d(t, s.trim())
+    match t.variant.family {
+        Family::ArmiesOfFaith => crate::games::aof5::fen::parse(t, s.trim()),
+        _ => parse_2d(t, s.trim()),
+    }
 }
 
 /// Writes a position string of the variant's format.
 pub fn format<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
-    format_2d(t, pos)
+    match t.variant.family {
+        Family::ArmiesOfFaith => crate::games::aof5::fen::format(t, pos),
+        _ => format_2d(t, pos),
+    }
 }

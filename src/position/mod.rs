@@ -10,6 +10,7 @@ use crate::geometry::Cell;
 use crate::movegen::tables::Tables;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Kind, Piece, Player, MAX_KINDS};
+use crate::variant::Family;
 
 /// An en-passant target left by a double step: the skipped cell and the pawn to remove.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,6 +35,9 @@ pub struct Position<B: BitSet> {
     pub fullmove: u16,
     /// Bit p: player p is still playing.
     pub alive: u8,
+    /// Set when a rule event has ended a multi-player game with a winner while other armies
+    /// are still on the board (Armies of Faith: a second checkmate by a promoted piece).
+    pub winner: Option<Player>,
     pub hash: u64,
 }
 
@@ -47,6 +51,7 @@ impl<B: BitSet> PartialEq for Position<B> {
             && self.halfmove == o.halfmove
             && self.fullmove == o.fullmove
             && self.alive == o.alive
+            && self.winner == o.winner
     }
 }
 
@@ -65,6 +70,7 @@ impl<B: BitSet> Position<B> {
             halfmove: 0,
             fullmove: 1,
             alive: ((1u16 << t.players()) - 1) as u8,
+            winner: None,
             hash: 0,
         };
         p.hash = p.compute_hash(t);
@@ -200,8 +206,27 @@ impl<B: BitSet> Position<B> {
         next
     }
 
-    /// Makes `mv` in place.
+    /// The position after `mv` alone, without the rule events that may follow it (what
+    /// legality tests look at).
+    #[inline]
+    pub fn play_raw(&self, t: &Tables<B>, mv: Move) -> Self {
+        let mut next = *self;
+        next.apply_move(t, mv);
+        next
+    }
+
+    /// Makes `mv` in place, then the automatic events that happen before the next player
+    /// moves (Armies of Faith checkmates). Perft, search and games all move through here.
+    #[inline]
     pub fn apply(&mut self, t: &Tables<B>, mv: Move) {
+        self.apply_move(t, mv);
+        if t.variant.family == Family::ArmiesOfFaith {
+            crate::games::aof5::events::start_of_turn(t, self);
+        }
+    }
+
+    /// Makes `mv` in place and passes the turn, with no rule events.
+    pub fn apply_move(&mut self, t: &Tables<B>, mv: Move) {
         let us = self.side;
         let variant = &t.variant;
         let ep_before = self.ep;
@@ -242,7 +267,9 @@ impl<B: BitSet> Position<B> {
                 let victim_cell = if mv.kind() == MoveKind::EnPassant {
                     ep_before
                         .iter()
-                        .flatten()
+                        .enumerate()
+                        .filter(|&(owner, _)| owner != us.index())
+                        .filter_map(|(_, e)| *e)
                         .find(|e| e.skipped == to)
                         .map(|e| e.victim)
                 } else {
@@ -259,6 +286,9 @@ impl<B: BitSet> Position<B> {
                 }
                 let kind = match mv.kind() {
                     MoveKind::Promotion | MoveKind::Merge => mv.piece_kind(),
+                    MoveKind::EnPassant if mv.ep_promotion().is_some() => {
+                        mv.ep_promotion().unwrap()
+                    }
                     _ => variant.morph_of(us, piece.kind()),
                 };
                 if mv.kind() == MoveKind::Merge {
