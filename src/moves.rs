@@ -66,7 +66,12 @@ impl Move {
     #[inline]
     pub fn en_passant(from: Cell, to: Cell, promotion: Option<Kind>) -> Move {
         // `extra` 0 means no promotion, so a promotion to kind k is stored as k + 1.
-        Move::new(from, to, MoveKind::EnPassant, promotion.map_or(0, |k| k.0 + 1))
+        Move::new(
+            from,
+            to,
+            MoveKind::EnPassant,
+            promotion.map_or(0, |k| k.0 + 1),
+        )
     }
     /// The promotion of an en-passant capture, if any.
     #[inline]

@@ -198,7 +198,7 @@ enum Guard<B> {
         in_check: bool,
         blockers: B,
     },
-    /// Make every move and look (several royals, bent attackers, the lone-royal rule).
+    /// Make every move and look (several royals, the lone-royal rule).
     Play,
 }
 
@@ -228,11 +228,10 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
         .filter(|&p| p != us && pos.is_alive(p))
     {
         let theirs = pos.by_player[p.index()];
-        if t.bent_kinds[p.index()]
-            .iter()
-            .any(|&k| pos.pieces(p, k).any())
-        {
-            return Guard::Play;
+        for &k in &t.bent_kinds[p.index()] {
+            for from in pos.pieces(p, k).cells() {
+                blockers |= bent_blockers(t, p, k, from, king, occ, own);
+            }
         }
         for &d in &t.slide_dirs[p.index()] {
             let d = d as usize;
@@ -268,6 +267,34 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
         in_check,
         blockers,
     }
+}
+
+/// Own pieces that alone block a bent capture (step, then slide) from `from` to `king`.
+fn bent_blockers<B: BitSet>(
+    t: &Tables<B>,
+    p: Player,
+    k: Kind,
+    from: Cell,
+    king: Cell,
+    occ: B,
+    own: B,
+) -> B {
+    let mut out = B::empty();
+    for b in &t.kind(p, k).bent[from.index()] {
+        let line = t.ray(b.dir as usize, b.first);
+        if !b.mode.captures() || !line.contains(king) {
+            continue;
+        }
+        // The cells the move passes: the first step, then the line up to the King.
+        let mut path = line ^ t.ray(b.dir as usize, king);
+        path.clear(king);
+        path.set(b.first);
+        let on_path = path & occ;
+        if on_path.count() == 1 && (on_path & own).any() {
+            out |= on_path;
+        }
+    }
+    out
 }
 
 /// Legality of one move under a `Single` guard: is the King safe afterwards?

@@ -5,8 +5,8 @@
 
 use super::is_raj;
 use super::pieces::{
-    delivery_rank, is_promoted_type, promoted_by_delivery, raj_replacement, EMPEROR, EMPRESS,
-    KING, QUEEN,
+    delivery_rank, is_promoted_type, promoted_by_delivery, raj_replacement, EMPEROR, EMPRESS, KING,
+    QUEEN,
 };
 use crate::bitboard::BitSet;
 use crate::game::{Game, Outcome};
@@ -29,7 +29,12 @@ fn order_after(n: Player) -> [Player; 3] {
 }
 
 /// Whether `by` attacks the King (or Emperor) of `victim`.
-pub fn attacks_king<B: BitSet>(t: &Tables<B>, pos: &Position<B>, by: Player, victim: Player) -> bool {
+pub fn attacks_king<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    by: Player,
+    victim: Player,
+) -> bool {
     pos.royals(t, victim)
         .cells()
         .any(|k| attacked_by(t, pos, k, by, pos.occupied, pos.occupied))

@@ -29,7 +29,10 @@ fn parse_token<B: BitSet>(t: &Tables<B>, token: &str) -> Result<Piece, PositionE
         variant: t.variant.name.clone(),
     };
     let mut chars = token.chars();
-    let army = chars.next().and_then(|c| army_of(t, c)).ok_or_else(unknown)?;
+    let army = chars
+        .next()
+        .and_then(|c| army_of(t, c))
+        .ok_or_else(unknown)?;
     let code = chars.as_str();
     // Codes are upper case; accept any case, but never an empty code.
     if code.is_empty() {
@@ -64,14 +67,12 @@ fn parse_level<B: BitSet>(
         for token in row.split(',') {
             let token = token.trim();
             if token.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-                let n: i32 = token
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| PositionError::UnknownPiece {
+                let n: i32 = token.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    PositionError::UnknownPiece {
                         token: token.to_string(),
                         variant: t.variant.name.clone(),
-                    })?;
+                    }
+                })?;
                 x += n;
                 if x > shape.files as i32 {
                     return Err(wrong_length(x));

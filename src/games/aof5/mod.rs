@@ -110,10 +110,20 @@ pub fn pawn_start_cells(p: Player) -> Vec<Cell> {
 /// The capturable array pieces of each army (no King, Pawn or Yeoman).
 pub fn array_pieces(p: Player) -> Vec<Kind> {
     match p {
-        CATHOLIC => vec![MARSHAL, CARDINAL, QUEEN, BARONESS, POPE, ROOK, BISHOP, KNIGHT],
+        CATHOLIC => vec![
+            MARSHAL, CARDINAL, QUEEN, BARONESS, POPE, ROOK, BISHOP, KNIGHT,
+        ],
         PROTESTANT => vec![ANCRESS, PRIMATE, QUEEN, MODERATOR, ROOK, BISHOP, KNIGHT],
         ISLAMIC => vec![CANVASSER, CALIPH, QUEEN, PRINCE, ROOK, CAMEL, KNIGHT],
-        _ => vec![CHATELAINE, METROPOLITAN, QUEEN, VICEREINE, ROOK, BISHOP, KNIGHT],
+        _ => vec![
+            CHATELAINE,
+            METROPOLITAN,
+            QUEEN,
+            VICEREINE,
+            ROOK,
+            BISHOP,
+            KNIGHT,
+        ],
     }
 }
 
