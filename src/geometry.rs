@@ -235,8 +235,12 @@ impl Shape {
                 Some((self.cell(x, y, z)?, 2 + len))
             }
             CellNaming::FileRowLevel => {
-                let x = letter(0, b'a', self.files)?;
-                let y = letter(1, b's', self.ranks)?;
+                // Files (a..) and rows (s..) use disjoint letters, so the row-first order
+                // the Armies of Faith seed also uses (`sj3`) is unambiguous.
+                let (x, y) = match (letter(0, b'a', self.files), letter(1, b's', self.ranks)) {
+                    (Some(x), Some(y)) => (x, y),
+                    _ => (letter(1, b'a', self.files)?, letter(0, b's', self.ranks)?),
+                };
                 let (z, len) = number(2, self.levels)?;
                 Some((self.cell(x, y, z)?, 2 + len))
             }
@@ -309,6 +313,8 @@ mod tests {
         assert_eq!(cube.cell_name(cube.cell(3, 1, 2).unwrap()), "wd2");
         let aof = shapes[2];
         assert_eq!(aof.cell_name(aof.cell(9, 0, 2).unwrap()), "js3");
+        assert_eq!(aof.parse_cell("sj3"), aof.parse_cell("js3"));
+        assert_eq!(aof.parse_cell("ss3"), None);
         assert_eq!(shapes[0].parse_cell("i1"), None);
         assert_eq!(shapes[0].parse_cell("a9"), None);
         assert_eq!(shapes[0].parse_cell("a10"), None);

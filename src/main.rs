@@ -52,6 +52,9 @@ enum Command {
         /// Perft depth for the 2D games.
         #[arg(long, default_value_t = 5)]
         depth: u32,
+        /// Perft depth for Armies of Faith (four players, 10x8x4).
+        #[arg(long, default_value_t = 3)]
+        aof_depth: u32,
     },
 }
 
@@ -82,7 +85,7 @@ fn main() -> ExitCode {
             panoply::games::names().iter().for_each(|n| println!("{n}"));
             Ok(())
         }
-        Some(Command::Bench { depth }) => run_bench(depth),
+        Some(Command::Bench { depth, aof_depth }) => run_bench(depth, aof_depth),
         None => Err(Failure("no command given (try `panoply --help`)".into())),
     };
     match result {
@@ -155,7 +158,7 @@ fn run_show(variant: &str, fen_text: Option<&str>) -> Result<(), Failure> {
     Ok(())
 }
 
-fn run_bench(depth: u32) -> Result<(), Failure> {
+fn run_bench(depth: u32, aof_depth: u32) -> Result<(), Failure> {
     let pairings = [
         "chess",
         "cwda-clobberers-nutty",
@@ -180,5 +183,16 @@ fn run_bench(depth: u32) -> Result<(), Failure> {
         "total {total_nodes} nodes {:.1} Mnps",
         total_nodes as f64 / secs / 1e6
     );
+    // The four-player 3D game: a 320-cell board and three opponents per legality test.
+    for (name, d) in [("aof5", aof_depth)] {
+        let tables = AnyTables::by_name(name)?;
+        with_tables!(&tables, t => {
+            let pos = position(t, None)?;
+            let s = Instant::now();
+            let n = perft::perft(t, &pos, d);
+            let secs = s.elapsed().as_secs_f64();
+            println!("{name:<28} perft {d} {n:>12} nodes {:>8.1} Mnps (1 thread)", n as f64 / secs / 1e6);
+        });
+    }
     Ok(())
 }

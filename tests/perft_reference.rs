@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// (about 105 rows, 12.8 billion nodes) take minutes.
 const NODE_BUDGET: u64 = 10_000_000;
 
-const TABLES: [(&str, &str); 5] = [
+const TABLES: [(&str, &str); 6] = [
     ("chess.tsv", include_str!("perft/chess.tsv")),
     ("cwda-start.tsv", include_str!("perft/cwda-start.tsv")),
     (
@@ -25,6 +25,7 @@ const TABLES: [(&str, &str); 5] = [
         "cyclical-start.tsv",
         include_str!("perft/cyclical-start.tsv"),
     ),
+    ("aof5-start.tsv", include_str!("perft/aof5-start.tsv")),
 ];
 
 struct Row {

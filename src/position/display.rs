@@ -53,5 +53,25 @@ pub fn diagram<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
         }
         out += "  ";
     }
-    out.trim_end().to_string() + "\n"
+    out = out.trim_end().to_string() + "\n";
+    if t.players() > 2 {
+        out += &players_line(t, pos);
+    }
+    out
+}
+
+/// Which armies are still playing, which is to move, and the winner of a finished game.
+fn players_line<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
+    let v = &t.variant;
+    let name = |p: usize| format!("{} ({})", v.armies[p], v.player_symbols[p]);
+    let playing: Vec<String> = (0..t.players())
+        .filter(|&p| pos.alive >> p & 1 != 0)
+        .map(name)
+        .collect();
+    let mut line = format!("playing: {}", playing.join(", "));
+    match pos.winner {
+        Some(w) => line += &format!("; won by {}", name(w.index())),
+        None => line += &format!("; to move: {}", name(pos.side.index())),
+    }
+    line + "\n"
 }
