@@ -207,12 +207,12 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
     let n = royals.count();
     match (t.variant.royal_rule, n) {
         (_, 0) | (RoyalRule::LoneRoyalOnly, 2..) => return Guard::None,
-        // A lone royal is guarded like a King, unless a promotion could add a second royal
-        // (which makes any position of the first one legal).
+        // A lone royal is guarded like a King, unless a promotion this move could add a
+        // second royal (which makes any position of the first one legal).
         (RoyalRule::LoneRoyalOnly, _)
             if t.royal_promoters[us.index()]
                 .iter()
-                .any(|&k| pos.pieces(us, k).any()) =>
+                .any(|&(k, sources)| (pos.pieces(us, k) & sources).any()) =>
         {
             return Guard::Play
         }

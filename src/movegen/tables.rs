@@ -145,8 +145,9 @@ pub struct Tables<B: BitSet> {
     pub bent_kinds: Vec<Vec<Kind>>,
     pub royal_kinds: Vec<Kind>,
     /// Per player: kinds that may promote to a royal kind (SwDA's Berolina Pawn becomes a
-    /// Crown Prince), which can change the royal count and so the legality rule.
-    pub royal_promoters: Vec<Vec<Kind>>,
+    /// Crown Prince), which can change the royal count and so the legality rule, with the
+    /// cells from which one move of theirs may end in such a promotion.
+    pub royal_promoters: Vec<Vec<(Kind, B)>>,
     /// `promotions[player][kind]`.
     pub promotions: Vec<Vec<Option<Promotion<B>>>>,
     /// Castling rights kept when a move touches a cell: `rights &= castle_keep[cell]`.
@@ -229,24 +230,12 @@ impl<B: BitSet> Tables<B> {
         let lame_kinds = kinds_with(&|a| matches!(a, Atom::Lame { .. }));
         let bent_kinds = kinds_with(&|a| matches!(a, Atom::Bent { .. }));
         let royal_kinds = variant.kinds().filter(|&k| variant.kind(k).royal).collect();
-        let royal_promoters = (0..players)
-            .map(|p| {
-                variant
-                    .kinds()
-                    .filter(|&k| {
-                        variant
-                            .promotion_for(Player(p as u8), k)
-                            .is_some_and(|r| r.choices.iter().any(|&c| variant.kind(c).royal))
-                    })
-                    .collect()
-            })
-            .collect();
         let to_set = |cs: &[Cell]| {
             let mut b = B::empty();
             cs.iter().for_each(|&c| b.set(c));
             b
         };
-        let promotions = (0..players)
+        let promotions: Vec<Vec<Option<Promotion<B>>>> = (0..players)
             .map(|p| {
                 variant
                     .kinds()
@@ -259,6 +248,24 @@ impl<B: BitSet> Tables<B> {
                                 must_to: to_set(&r.must_to),
                                 choices: r.choices.clone(),
                             })
+                    })
+                    .collect()
+            })
+            .collect();
+        let royal_promoters = (0..players)
+            .map(|p| {
+                variant
+                    .kinds()
+                    .filter(|&k| {
+                        variant
+                            .promotion_for(Player(p as u8), k)
+                            .is_some_and(|r| r.choices.iter().any(|&c| variant.kind(c).royal))
+                    })
+                    .map(|k| {
+                        let promo: &Promotion<B> = promotions[p][k.index()].as_ref().unwrap();
+                        let kt = &kinds[p][k.index()];
+                        let sources = promotion_sources(&shape, kt, promo, &rays, cells, board);
+                        (k, sources)
                     })
                     .collect()
             })
@@ -349,6 +356,36 @@ impl<B: BitSet> Tables<B> {
     pub fn promotion(&self, p: Player, k: Kind) -> Option<&Promotion<B>> {
         self.promotions[p.index()][k.index()].as_ref()
     }
+}
+
+/// Cells from which one move of a kind may end in a promotion: its reach ignoring blockers
+/// meets the promotion zone (bent moves are not traced: every cell counts).
+fn promotion_sources<B: BitSet>(
+    shape: &Shape,
+    kt: &KindTables<B>,
+    promo: &Promotion<B>,
+    rays: &[B],
+    cells: usize,
+    board: B,
+) -> B {
+    let zone = promo.may_to | promo.must_to;
+    let mut out = promo.may_from;
+    for c in shape.all_cells() {
+        let i = c.index();
+        let mut reach = kt.quiet[i] | kt.capture[i];
+        kt.lame[i].iter().for_each(|l| reach.set(l.to));
+        for s in &kt.slides {
+            let ray = rays[s.dir as usize * cells + i];
+            reach |= if s.max > 0 { ray & s.limit[i] } else { ray };
+        }
+        if !kt.bent[i].is_empty() {
+            reach = board;
+        }
+        if (reach & zone).any() {
+            out.set(c);
+        }
+    }
+    out
 }
 
 fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> KindTables<B> {
