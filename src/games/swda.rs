@@ -271,17 +271,20 @@ pub fn is_bare<B: BitSet>(t: &Tables<B>, pos: &Position<B>, p: Player) -> bool {
         .is_empty()
 }
 
+/// What the bare-king rule says about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BareKing {
+    Draw,
+    Win(Player),
+}
+
 /// The bare-king rule (RULES.md 3): both bare draws; one bare side loses, unless it is to
-/// move and can capture the opponent's last non-royal piece.
-pub fn bare_king_outcome<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<Outcome> {
+/// move and can capture the opponent's last non-royal piece. Cheap unless a side is bare,
+/// so search can ask at every node.
+pub fn bare_king_verdict<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<BareKing> {
     let (w, b) = (Player::WHITE, Player::BLACK);
-    let bare = [is_bare(t, pos, w), is_bare(t, pos, b)];
-    let loser = match bare {
-        [true, true] => {
-            return Some(Outcome::Draw {
-                reason: "both kings bare".into(),
-            })
-        }
+    let loser = match [is_bare(t, pos, w), is_bare(t, pos, b)] {
+        [true, true] => return Some(BareKing::Draw),
         [false, false] => return None,
         [true, false] => w,
         [false, true] => b,
@@ -290,9 +293,19 @@ pub fn bare_king_outcome<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<
     if pos.side == loser && can_bare_in_reply(t, pos, winner) {
         return None;
     }
-    Some(Outcome::Win {
-        winner,
-        reason: "bare king".into(),
+    Some(BareKing::Win(winner))
+}
+
+/// [`bare_king_verdict`] as a game result.
+pub fn bare_king_outcome<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<Outcome> {
+    bare_king_verdict(t, pos).map(|v| match v {
+        BareKing::Draw => Outcome::Draw {
+            reason: "both kings bare".into(),
+        },
+        BareKing::Win(winner) => Outcome::Win {
+            winner,
+            reason: "bare king".into(),
+        },
     })
 }
 
