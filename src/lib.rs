@@ -7,6 +7,7 @@
 //! [`position`] (the board state and position strings), [`game`] (the width choice).
 
 pub mod bitboard;
+pub mod eval;
 pub mod game;
 pub mod games;
 pub mod geometry;
@@ -14,4 +15,5 @@ pub mod movegen;
 pub mod moves;
 pub mod piece;
 pub mod position;
+pub mod search;
 pub mod variant;

@@ -47,7 +47,7 @@ enum Command {
     },
     /// List every variant name this build knows.
     Variants,
-    /// Measure perft speed on the start positions of every supported game.
+    /// Measure perft and search speed on fixed positions of every supported game.
     Bench {
         /// Perft depth for the 2D games.
         #[arg(long, default_value_t = 5)]
@@ -55,6 +55,26 @@ enum Command {
         /// Perft depth for Armies of Faith (four players, 10x8x4).
         #[arg(long, default_value_t = 3)]
         aof_depth: u32,
+        /// Fixed search depth for the search bench (0 skips it).
+        #[arg(long, default_value_t = 8)]
+        search_depth: u32,
+    },
+    /// Search a position and print the progress and the best move.
+    Search {
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play from the position first.
+        #[arg(long, default_value = "")]
+        moves: String,
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Time for the move in milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
 }
 
@@ -85,7 +105,19 @@ fn main() -> ExitCode {
             panoply::games::names().iter().for_each(|n| println!("{n}"));
             Ok(())
         }
-        Some(Command::Bench { depth, aof_depth }) => run_bench(depth, aof_depth),
+        Some(Command::Bench {
+            depth,
+            aof_depth,
+            search_depth,
+        }) => run_bench(depth, aof_depth).and_then(|()| run_search_bench(search_depth)),
+        Some(Command::Search {
+            variant,
+            fen,
+            moves,
+            depth,
+            movetime,
+            threads,
+        }) => run_search(&variant, fen.as_deref(), &moves, depth, movetime, threads),
         None => Err(Failure("no command given (try `panoply --help`)".into())),
     };
     match result {
@@ -194,5 +226,74 @@ fn run_bench(depth: u32, aof_depth: u32) -> Result<(), Failure> {
             println!("{name:<28} perft {d} {n:>12} nodes {:>8.1} Mnps (1 thread)", n as f64 / secs / 1e6);
         });
     }
+    Ok(())
+}
+
+fn run_search_bench(depth: u32) -> Result<(), Failure> {
+    if depth == 0 {
+        return Ok(());
+    }
+    let lines = panoply::search::bench::run(depth).map_err(Failure)?;
+    let (mut nodes, mut secs) = (0u64, 0f64);
+    for l in &lines {
+        println!(
+            "{:<28} search depth {depth} {:>12} nodes {:>8.0} knps",
+            l.variant,
+            l.nodes,
+            l.nodes as f64 / l.time.as_secs_f64().max(1e-9) / 1e3
+        );
+        nodes += l.nodes;
+        secs += l.time.as_secs_f64();
+    }
+    println!(
+        "search total {nodes} nodes {:.0} nps",
+        nodes as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+fn run_search(
+    variant: &str,
+    fen_text: Option<&str>,
+    moves: &str,
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    threads: usize,
+) -> Result<(), Failure> {
+    use panoply::game::Game;
+    use panoply::search::{Info, Limits, Score, SearchOptions, Searcher};
+    let tables = AnyTables::by_name(variant)?;
+    with_tables!(&tables, t => {
+        let mut game = match fen_text {
+            Some(f) => Game::from_position_string(t.clone(), f)?,
+            None => Game::new(t.clone()),
+        };
+        for m in moves.split_whitespace() {
+            game.play_str(m)?;
+        }
+        let options = SearchOptions { threads, ..SearchOptions::default() };
+        let mut searcher = Searcher::new(t.clone(), options);
+        let limits = Limits {
+            depth,
+            movetime: movetime.map(std::time::Duration::from_millis),
+            ..Limits::default()
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let show = |s: Score| match s {
+            Score::Cp(c) => format!("cp {c}"),
+            Score::Mate(m) => format!("mate {m}"),
+        };
+        let result = searcher.search(&game, &limits, &stop, &mut |i: &Info| {
+            let pv: Vec<String> = i.pv.iter().map(|&m| game.format_move(m)).collect();
+            println!(
+                "depth {} seldepth {} score {} nodes {} time {} pv {}",
+                i.depth, i.seldepth, show(i.score), i.nodes, i.time.as_millis(), pv.join(" ")
+            );
+        });
+        match result.best {
+            Some(m) => println!("bestmove {} ({})", game.format_move(m), show(result.score)),
+            None => println!("no legal move ({})", show(result.score)),
+        }
+    });
     Ok(())
 }

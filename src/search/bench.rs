@@ -1,0 +1,95 @@
+//! The search half of `panoply bench`: a fixed-depth, single-thread search over a fixed list
+//! of positions of every supported game. The total node count is a regression signature
+//! (search is deterministic on one thread at a fixed depth); nodes per second is the speed.
+//! Add a family's positions to [`POSITIONS`] when it becomes playable.
+
+use super::{Info, Limits, SearchOptions, Searcher};
+use crate::bitboard::BitSet;
+use crate::game::{AnyTables, Game};
+use crate::movegen::tables::Tables;
+use crate::with_tables;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// (variant, position string or "" for the start position, moves played from there).
+pub const POSITIONS: &[(&str, &str, &str)] = &[
+    ("chess", "", ""),
+    (
+        "chess",
+        "",
+        "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7",
+    ),
+    (
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "",
+    ),
+    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", ""),
+    ("cwda-clobberers-nutty", "", ""),
+    ("cwda-clobberers-nutty", "", "e2e4 e7e5 b1d3 b8c6 g1e3 g8f6"),
+    ("cwda-nutty-rookies", "", ""),
+    ("cwda-nutty-rookies", "", "d2d4 d7d5 c1d3 c8c6 b1c3 b8b6"),
+    ("cwda-rookies-fide", "", ""),
+    ("cwda-rookies-fide", "", "e2e4 e7e5 b1b3 g8f6 g1g3 b8c6"),
+    ("cwda-fide-clobberers", "", "d2d4 d7d5 c2c4 e7e6 b1c3 b8d6"),
+    ("cwda-clobberers-rookies", "", ""),
+    ("cwda-nutty-fide", "", "e2e4 c7c5 g1f3 d7d6"),
+];
+
+/// One bench position's result.
+pub struct BenchLine {
+    pub variant: String,
+    pub nodes: u64,
+    pub time: Duration,
+}
+
+/// Searches every bench position to `depth` on one thread with a fresh table.
+pub fn run(depth: u32) -> Result<Vec<BenchLine>, String> {
+    let mut out = Vec::new();
+    for &(variant, fen, moves) in POSITIONS {
+        let tables = AnyTables::by_name(variant).map_err(|e| e.to_string())?;
+        let line = with_tables!(&tables, t => bench_one(t, variant, fen, moves, depth))?;
+        out.push(line);
+    }
+    Ok(out)
+}
+
+fn bench_one<B: BitSet>(
+    t: &Arc<Tables<B>>,
+    variant: &str,
+    fen: &str,
+    moves: &str,
+    depth: u32,
+) -> Result<BenchLine, String> {
+    let mut game = if fen.is_empty() {
+        Game::new(t.clone())
+    } else {
+        Game::from_position_string(t.clone(), fen).map_err(|e| e.to_string())?
+    };
+    for m in moves.split_whitespace() {
+        game.play_str(m)
+            .map_err(|e| format!("bench line {variant}: {e}"))?;
+    }
+    let mut searcher = Searcher::new(
+        t.clone(),
+        SearchOptions {
+            hash_mb: 16,
+            threads: 1,
+            multi_pv: 1,
+        },
+    );
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut nodes = 0;
+    let start = Instant::now();
+    searcher.search(&game, &limits, &stop, &mut |i: &Info| nodes = i.nodes);
+    Ok(BenchLine {
+        variant: variant.to_string(),
+        nodes,
+        time: start.elapsed(),
+    })
+}

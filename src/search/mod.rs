@@ -1,0 +1,212 @@
+//! Search: the API the protocols drive. A [`Searcher`] owns the transposition table and the
+//! per-thread histories, which persist across moves of a game; [`Searcher::search`] runs an
+//! iterative-deepening alpha-beta search (see [`two_player`]) on one or more threads (Lazy
+//! SMP, see [`threads`]) within the given [`Limits`] and reports progress through `on_info`.
+
+pub mod bench;
+pub mod ordering;
+pub mod threads;
+pub mod time;
+pub mod tt;
+pub mod two_player;
+
+use crate::bitboard::BitSet;
+use crate::eval::Evaluator;
+use crate::game::Game;
+use crate::movegen::tables::Tables;
+use crate::moves::Move;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+use tt::TranspositionTable;
+
+/// When to stop searching. `Default` is no limit at all except `stop` (and `infinite: false`,
+/// so a search without limits ends at the maximum depth).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub clock: Option<Clock>,
+    /// Search until stopped (analysis, pondering), even past a found mate.
+    pub infinite: bool,
+}
+
+/// The engine's clock, whichever protocol form it came in.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Clock {
+    pub time_left: Duration,
+    pub increment: Duration,
+    /// Moves until the next time control, if the control is not sudden death.
+    pub moves_to_go: Option<u32>,
+    pub opponent_time: Option<Duration>,
+}
+
+/// A score for protocols: centipawns, or a mate distance in moves (negative: being mated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    Mate(i32),
+}
+
+/// Progress of the search, sent after every completed iteration (per MultiPV line).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play; `None` only when there is no legal move.
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    pub score: Score,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multi_pv: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            hash_mb: 64,
+            threads: 1,
+            multi_pv: 1,
+        }
+    }
+}
+
+/// Internal scores: centipawns, with mates as `MATE - plies`.
+pub const INFINITY: i32 = 32_000;
+pub const MATE: i32 = 31_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+pub const MAX_PLY: usize = 128;
+
+/// Converts an internal score to the protocol form.
+pub fn to_score(s: i32) -> Score {
+    if s >= MATE_BOUND {
+        Score::Mate((MATE - s + 1) / 2)
+    } else if s <= -MATE_BOUND {
+        Score::Mate(-(MATE + s) / 2)
+    } else {
+        Score::Cp(s)
+    }
+}
+
+/// A persistent search engine for one variant.
+pub struct Searcher<B: BitSet> {
+    tables: Arc<Tables<B>>,
+    eval: Arc<Evaluator<B>>,
+    tt: Arc<TranspositionTable>,
+    options: SearchOptions,
+    /// Histories and killers per thread, kept between moves.
+    threads: Vec<ordering::ThreadData>,
+}
+
+impl<B: BitSet> Searcher<B> {
+    pub fn new(tables: Arc<Tables<B>>, options: SearchOptions) -> Self {
+        let options = sanitize(options);
+        let eval = Arc::new(Evaluator::new(&tables));
+        let threads = (0..options.threads)
+            .map(|_| ordering::ThreadData::new(&tables))
+            .collect();
+        Searcher {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            tables,
+            eval,
+            options,
+            threads,
+        }
+    }
+
+    pub fn options(&self) -> SearchOptions {
+        self.options
+    }
+
+    /// Applies new options: resizes the table (clearing it) and the thread count.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        let options = sanitize(options);
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+        }
+        self.threads.truncate(options.threads);
+        while self.threads.len() < options.threads {
+            self.threads.push(ordering::ThreadData::new(&self.tables));
+        }
+        self.options = options;
+    }
+
+    /// Forgets everything learnt: table, histories and killers.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        for t in &mut self.threads {
+            t.clear();
+        }
+    }
+
+    /// The static evaluation of the game's position, from the side to move's view.
+    pub fn evaluate(&mut self, game: &Game<B>) -> i32 {
+        self.adopt(game);
+        self.eval.evaluate(&self.tables, &game.pos)
+    }
+
+    /// Searches the game's current position. Returns when a limit is reached or `stop` is
+    /// set (for `infinite`, only on `stop`), always with a legal move if there is one.
+    pub fn search(
+        &mut self,
+        game: &Game<B>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.adopt(game);
+        threads::run(
+            &self.tables,
+            &self.eval,
+            &self.tt,
+            &mut self.threads,
+            self.options,
+            game,
+            limits,
+            stop,
+            on_info,
+        )
+    }
+
+    /// Switches to the game's variant when it differs from the one the searcher was built for.
+    fn adopt(&mut self, game: &Game<B>) {
+        if !Arc::ptr_eq(&self.tables, &game.tables) {
+            self.tables = game.tables.clone();
+            self.eval = Arc::new(Evaluator::new(&self.tables));
+            self.threads = (0..self.options.threads)
+                .map(|_| ordering::ThreadData::new(&self.tables))
+                .collect();
+            self.tt.clear();
+        }
+    }
+}
+
+fn sanitize(o: SearchOptions) -> SearchOptions {
+    SearchOptions {
+        hash_mb: o.hash_mb.clamp(1, 1 << 16),
+        threads: o.threads.clamp(1, 256),
+        multi_pv: o.multi_pv.clamp(1, 256),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,296 @@
+//! Move ordering: what one search thread learns (history, killers, counter-moves) and how it
+//! ranks moves — hash move, winning and equal captures by most valuable victim / least
+//! valuable attacker, killers, counter-move, quiet moves by history, losing captures last.
+
+use super::MAX_PLY;
+use crate::bitboard::BitSet;
+use crate::eval::Evaluator;
+use crate::geometry::Cell;
+use crate::movegen::tables::{Promotion, Tables};
+use crate::movegen::{attacked, MoveSink};
+use crate::moves::{Move, MoveKind};
+use crate::piece::Kind;
+use crate::position::Position;
+
+const HISTORY_MAX: i32 = 16_384;
+
+/// Per-thread memory of the search, kept across moves of a game.
+pub struct ThreadData {
+    /// `history[(player * kinds + kind) * cells + to]`.
+    history: Vec<i32>,
+    /// Reply that refuted the previous move, by the previous move's (player, kind, to).
+    countermoves: Vec<Move>,
+    pub killers: Vec<[Move; 2]>,
+    kinds: usize,
+    cells: usize,
+    /// Reusable move buffers, one per ply, so the search does not allocate.
+    pub move_stack: Vec<Vec<(Move, i32)>>,
+}
+
+impl ThreadData {
+    pub fn new<B: BitSet>(t: &Tables<B>) -> ThreadData {
+        let kinds = t.variant.pieces.len();
+        let n = t.players() * kinds * t.cells;
+        ThreadData {
+            history: vec![0; n],
+            countermoves: vec![Move::NONE; n],
+            killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
+            kinds,
+            cells: t.cells,
+            move_stack: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.countermoves.iter_mut().for_each(|m| *m = Move::NONE);
+        self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
+    }
+
+    /// Index of a move by the piece that makes it and where it goes.
+    #[inline]
+    pub fn slot(&self, player: usize, kind: Kind, to: Cell) -> usize {
+        (player * self.kinds + kind.index()) * self.cells + to.index()
+    }
+
+    #[inline]
+    pub fn history(&self, slot: usize) -> i32 {
+        self.history[slot]
+    }
+
+    /// Rewards (or punishes, with a negative bonus) a quiet move; values saturate smoothly.
+    pub fn update_history(&mut self, slot: usize, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let h = &mut self.history[slot];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    pub fn countermove(&self, slot: Option<usize>) -> Move {
+        slot.map_or(Move::NONE, |s| self.countermoves[s])
+    }
+
+    pub fn set_countermove(&mut self, slot: Option<usize>, mv: Move) {
+        if let Some(s) = slot {
+            self.countermoves[s] = mv;
+        }
+    }
+
+    pub fn add_killer(&mut self, ply: usize, mv: Move) {
+        let k = &mut self.killers[ply];
+        if k[0] != mv {
+            k[1] = k[0];
+            k[0] = mv;
+        }
+    }
+}
+
+/// Whether a move takes an enemy piece.
+#[inline]
+pub fn is_capture<B: BitSet>(pos: &Position<B>, mv: Move) -> bool {
+    match mv.kind() {
+        MoveKind::EnPassant => true,
+        MoveKind::Drop | MoveKind::Castle | MoveKind::Pass | MoveKind::Merge => false,
+        _ => pos
+            .piece_at(mv.to())
+            .is_some_and(|p| p.player() != pos.side),
+    }
+}
+
+/// Material a move wins at once: the victim and any promotion gain.
+pub fn material_gain<B: BitSet>(ev: &Evaluator<B>, pos: &Position<B>, mv: Move) -> i32 {
+    let us = pos.side;
+    let mut gain = match mv.kind() {
+        MoveKind::EnPassant => pos
+            .piece_at(mv.from())
+            .map_or(0, |p| ev.value(us, p.kind())),
+        MoveKind::Drop | MoveKind::Castle | MoveKind::Pass | MoveKind::Merge => 0,
+        _ => pos
+            .piece_at(mv.to())
+            .filter(|p| p.player() != us)
+            .map_or(0, |p| ev.value(p.player(), p.kind())),
+    };
+    if mv.kind() == MoveKind::Promotion {
+        if let Some(p) = pos.piece_at(mv.from()) {
+            gain += ev.value(us, mv.piece_kind()) - ev.value(us, p.kind());
+        }
+    }
+    gain
+}
+
+/// The value of the piece making the move.
+pub fn mover_value<B: BitSet>(ev: &Evaluator<B>, pos: &Position<B>, mv: Move) -> i32 {
+    match mv.kind() {
+        MoveKind::Drop => ev.value(pos.side, mv.piece_kind()),
+        _ => pos
+            .piece_at(mv.from())
+            .map_or(0, |p| ev.value(p.player(), p.kind())),
+    }
+}
+
+/// A cheap stand-in for a static exchange: a capture loses material when the piece taken is
+/// worth less than the capturer and the target is defended.
+pub fn loses_material<B: BitSet>(
+    t: &Tables<B>,
+    ev: &Evaluator<B>,
+    pos: &Position<B>,
+    mv: Move,
+) -> bool {
+    let gain = material_gain(ev, pos, mv);
+    let risk = mover_value(ev, pos, mv);
+    if risk <= gain || mv.kind() == MoveKind::Promotion {
+        return false;
+    }
+    let mut occ = pos.occupied;
+    occ.clear(mv.from());
+    occ.set(mv.to());
+    attacked(t, pos, mv.to(), pos.side, occ, pos.occupied)
+}
+
+pub const HASH_MOVE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 28;
+const KILLER: [i32; 2] = [(1 << 27) + 1, 1 << 27];
+const COUNTER: i32 = (1 << 27) - 1;
+const BAD_CAPTURE: i32 = -(1 << 28);
+
+/// Ordering keys for the moves of one node.
+pub struct Ranker<'a, B: BitSet> {
+    pub t: &'a Tables<B>,
+    pub ev: &'a Evaluator<B>,
+    pub hash_move: Move,
+    pub killers: [Move; 2],
+    pub counter: Move,
+}
+
+impl<B: BitSet> Ranker<'_, B> {
+    pub fn score(&self, data: &ThreadData, pos: &Position<B>, mv: Move) -> i32 {
+        if mv == self.hash_move {
+            return HASH_MOVE;
+        }
+        let us = pos.side.index();
+        if is_capture(pos, mv) || mv.kind() == MoveKind::Promotion {
+            let gain = material_gain(self.ev, pos, mv);
+            let mvv_lva = gain * 16 - mover_value(self.ev, pos, mv) / 16;
+            return if loses_material(self.t, self.ev, pos, mv) {
+                BAD_CAPTURE + mvv_lva
+            } else {
+                GOOD_CAPTURE + mvv_lva
+            };
+        }
+        if mv == self.killers[0] {
+            return KILLER[0];
+        }
+        if mv == self.killers[1] {
+            return KILLER[1];
+        }
+        if mv == self.counter {
+            return COUNTER;
+        }
+        data.history(data.slot(us, moving_kind(pos, mv), mv.to()))
+    }
+}
+
+/// The kind that moves (or is dropped).
+#[inline]
+pub fn moving_kind<B: BitSet>(pos: &Position<B>, mv: Move) -> Kind {
+    match mv.kind() {
+        MoveKind::Drop => mv.piece_kind(),
+        _ => pos.piece_at(mv.from()).map_or(Kind(0), |p| p.kind()),
+    }
+}
+
+/// Picks the best-ranked remaining move to the front (selection sort, one step): cheap when
+/// a cut-off comes early, as it usually does.
+#[inline]
+pub fn pick_next(moves: &mut [(Move, i32)], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if moves[j].1 > moves[best].1 {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    moves[i].0
+}
+
+/// Collects only captures and promotions (quiescence search) from the legal generator.
+pub struct TacticalSink<'a, B: BitSet> {
+    pub enemies: B,
+    pub out: &'a mut Vec<(Move, i32)>,
+}
+
+impl<B: BitSet> MoveSink<B> for TacticalSink<'_, B> {
+    fn targets(&mut self, from: Cell, targets: B, promo: Option<&Promotion<B>>) {
+        let captures = targets & self.enemies;
+        match promo {
+            None => {
+                for to in captures.cells() {
+                    self.out.push((Move::normal(from, to), 0));
+                }
+            }
+            Some(p) => {
+                // Every move onto a promotion cell is tactical; a plain capture elsewhere too.
+                let promoting = if p.may_from.contains(from) {
+                    targets
+                } else {
+                    targets & (p.must_to | p.may_to)
+                };
+                for to in (captures | promoting).cells() {
+                    let can_promote = promoting.contains(to);
+                    if !p.must_to.contains(to) {
+                        self.out.push((Move::normal(from, to), 0));
+                    }
+                    if can_promote {
+                        for &k in &p.choices {
+                            self.out.push((Move::promotion(from, to, k), 0));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    fn drops(&mut self, _: Kind, _: B) {}
+    fn push(&mut self, m: Move) {
+        let tactical = match m.kind() {
+            MoveKind::EnPassant | MoveKind::Promotion => true,
+            MoveKind::Castle | MoveKind::Merge | MoveKind::Drop | MoveKind::Pass => false,
+            _ => self.enemies.contains(m.to()),
+        };
+        if tactical {
+            self.out.push((m, 0));
+        }
+    }
+}
+
+/// Every legal move into a reusable buffer.
+pub struct AllSink<'a> {
+    pub out: &'a mut Vec<(Move, i32)>,
+}
+
+impl<B: BitSet> MoveSink<B> for AllSink<'_> {
+    fn targets(&mut self, from: Cell, targets: B, promo: Option<&Promotion<B>>) {
+        for to in targets.cells() {
+            match promo {
+                Some(p) if p.must_to.contains(to) => {
+                    for &k in &p.choices {
+                        self.out.push((Move::promotion(from, to, k), 0));
+                    }
+                }
+                Some(p) if p.may_to.contains(to) || p.may_from.contains(from) => {
+                    self.out.push((Move::normal(from, to), 0));
+                    for &k in &p.choices {
+                        self.out.push((Move::promotion(from, to, k), 0));
+                    }
+                }
+                _ => self.out.push((Move::normal(from, to), 0)),
+            }
+        }
+    }
+    fn drops(&mut self, kind: Kind, targets: B) {
+        for to in targets.cells() {
+            self.out.push((Move::drop(kind, to), 0));
+        }
+    }
+    fn push(&mut self, m: Move) {
+        self.out.push((m, 0));
+    }
+}

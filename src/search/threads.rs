@@ -1,0 +1,279 @@
+//! Lazy SMP: every thread runs the same iterative deepening on the same position and they
+//! share only the lock-free transposition table, so helpers fill it with results the main
+//! thread then finds. Helpers start at staggered depths so that they do not all search the
+//! same tree in step. The main thread owns the clock, reports progress and decides the move.
+//!
+//! The searches run on threads of their own with a large stack (deep lines on 3D boards need
+//! it); progress goes back to the caller's thread over a channel, so `on_info` is called
+//! where the caller expects it.
+
+use super::ordering::{material_gain, mover_value, ThreadData};
+use super::time::{self, Budget};
+use super::tt::TranspositionTable;
+use super::two_player::{RootMove, Shared, Worker};
+use super::{
+    to_score, Info, Limits, Score, SearchOptions, SearchResult, INFINITY, MATE, MATE_BOUND, MAX_PLY,
+};
+use crate::bitboard::BitSet;
+use crate::eval::Evaluator;
+use crate::game::Game;
+use crate::movegen::tables::Tables;
+use crate::movegen::{is_in_check, legal_moves};
+use crate::moves::Move;
+use crate::variant::StalemateRule;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const STACK_SIZE: usize = 64 * 1024 * 1024;
+
+#[allow(clippy::too_many_arguments)]
+pub fn run<B: BitSet>(
+    t: &Tables<B>,
+    ev: &Evaluator<B>,
+    tt: &TranspositionTable,
+    data: &mut [ThreadData],
+    options: SearchOptions,
+    game: &Game<B>,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let start = Instant::now();
+    let pos = game.pos;
+    let moves = legal_moves(t, &pos);
+    if moves.is_empty() {
+        let in_check = is_in_check(t, &pos, pos.side);
+        let lost = in_check || t.variant.stalemate == StalemateRule::Loss;
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: if lost { Score::Mate(0) } else { Score::Cp(0) },
+        };
+    }
+    tt.new_search();
+    let budget = time::budget(limits);
+    let shared = Shared {
+        t,
+        ev,
+        tt,
+        abort: AtomicBool::new(false),
+        stop,
+        nodes: AtomicU64::new(0),
+        start,
+        hard_deadline: budget.hard,
+        node_limit: limits.nodes,
+    };
+    let root = order_root(ev, tt, &pos, &moves);
+    let mut keys = game.repetition_keys();
+    keys.push(pos.hash);
+    let max_depth = limits.depth.map_or(MAX_PLY as i32 - 2, |d| {
+        (d as i32).clamp(1, MAX_PLY as i32 - 2)
+    });
+    let (main_data, helpers) = data.split_first_mut().expect("at least one thread");
+    let (tx, rx) = mpsc::channel::<Info>();
+    std::thread::scope(|s| {
+        let shared = &shared;
+        for (i, d) in helpers.iter_mut().enumerate() {
+            let keys = keys.clone();
+            let root = root.clone();
+            std::thread::Builder::new()
+                .name(format!("search-helper-{}", i + 1))
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(s, move || {
+                    let mut w = Worker::new(shared, d, false, keys);
+                    let mut root = root;
+                    let first = 1 + (i as i32 + 1) % 2;
+                    iterate(
+                        &mut w,
+                        &pos,
+                        &mut root,
+                        first,
+                        MAX_PLY as i32 - 2,
+                        1,
+                        |_, _, _| true,
+                    );
+                    w.flush_nodes();
+                })
+                .expect("spawn search helper");
+        }
+        let main = std::thread::Builder::new()
+            .name("search-main".into())
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(s, move || {
+                let result = main_search(
+                    shared, main_data, keys, root, &pos, max_depth, options, limits, budget, tx,
+                );
+                shared.abort.store(true, Ordering::Relaxed);
+                result
+            })
+            .expect("spawn search thread");
+        for info in rx {
+            on_info(&info);
+        }
+        main.join().expect("search thread")
+    })
+}
+
+/// Root moves in a first order: hash move, then captures by gain, then the rest.
+fn order_root<B: BitSet>(
+    ev: &Evaluator<B>,
+    tt: &TranspositionTable,
+    pos: &crate::position::Position<B>,
+    moves: &[Move],
+) -> Vec<RootMove> {
+    let hash_move = tt.probe(pos.hash).map_or(Move::NONE, |e| e.mv);
+    let mut scored: Vec<(i32, Move)> = moves
+        .iter()
+        .map(|&m| {
+            let key = if m == hash_move {
+                i32::MAX
+            } else {
+                material_gain(ev, pos, m) * 16 - mover_value(ev, pos, m) / 16
+            };
+            (key, m)
+        })
+        .collect();
+    scored.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+    scored
+        .into_iter()
+        .map(|(_, mv)| RootMove {
+            mv,
+            score: -INFINITY,
+            pv: vec![mv],
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn main_search<B: BitSet>(
+    shared: &Shared<'_, B>,
+    data: &mut ThreadData,
+    keys: Vec<u64>,
+    mut root: Vec<RootMove>,
+    pos: &crate::position::Position<B>,
+    max_depth: i32,
+    options: SearchOptions,
+    limits: &Limits,
+    budget: Budget,
+    tx: mpsc::Sender<Info>,
+) -> SearchResult {
+    let mut w = Worker::new(shared, data, true, keys);
+    let lines = options.multi_pv.min(root.len());
+    let mut best_score = -INFINITY;
+    let mut report = |w: &mut Worker<'_, '_, B>, root: &[RootMove], depth: i32| -> bool {
+        w.flush_nodes();
+        let elapsed = shared.start.elapsed();
+        for (i, rm) in root.iter().take(lines).enumerate() {
+            let _ = tx.send(Info {
+                depth: depth as u32,
+                seldepth: w.seldepth.max(depth as usize) as u32,
+                multipv: i as u32 + 1,
+                score: to_score(rm.score),
+                nodes: w.total_nodes(),
+                time: elapsed,
+                pv: rm.pv.clone(),
+                hashfull: shared.tt.hashfull(),
+            });
+        }
+        best_score = root[0].score;
+        // Stop deepening when the soft budget is spent (the next iteration takes longer than
+        // all before it) or a mate is proven well inside the horizon.
+        let soft_spent = budget.soft.is_some_and(|soft| elapsed >= soft.mul_f64(0.6));
+        let mate_plies = MATE - root[0].score.abs();
+        let mate_settled = root[0].score.abs() >= MATE_BOUND && depth > mate_plies + 2;
+        !(soft_spent || (mate_settled && !limits.infinite))
+    };
+    let completed = iterate(&mut w, pos, &mut root, 1, max_depth, lines, &mut report);
+    w.flush_nodes();
+    if limits.infinite {
+        // Analysis and pondering end only on the caller's stop.
+        while !shared.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    let best = root[0].mv;
+    let score = if completed == 0 || root[0].score == -INFINITY {
+        best_score
+    } else {
+        root[0].score
+    };
+    let ponder = root[0].pv.get(1).copied().or_else(|| {
+        let next = pos.play(shared.t, best);
+        shared
+            .tt
+            .probe(next.hash)
+            .map(|e| e.mv)
+            .filter(|&m| !m.is_none() && legal_moves(shared.t, &next).contains(&m))
+    });
+    SearchResult {
+        best: Some(best),
+        ponder,
+        score: to_score(if score == -INFINITY { 0 } else { score }),
+    }
+}
+
+/// Iterative deepening with aspiration windows from `first` to `last` depth, `lines`
+/// principal variations. After each completed iteration `report` decides whether to go on.
+/// Returns the last completed depth (0 if none).
+fn iterate<B: BitSet>(
+    w: &mut Worker<'_, '_, B>,
+    pos: &crate::position::Position<B>,
+    root: &mut [RootMove],
+    first: i32,
+    last: i32,
+    lines: usize,
+    mut report: impl FnMut(&mut Worker<'_, '_, B>, &[RootMove], i32) -> bool,
+) -> i32 {
+    let mut completed = 0;
+    let mut previous = vec![0i32; lines];
+    for depth in first..=last {
+        w.seldepth = 0;
+        for line in 0..lines {
+            let score = aspiration(w, pos, &mut root[line..], depth, previous[line]);
+            if w.shared.abort.load(Ordering::Relaxed) {
+                return completed;
+            }
+            previous[line] = score;
+        }
+        completed = depth;
+        if !report(w, root, depth) {
+            break;
+        }
+    }
+    completed
+}
+
+fn aspiration<B: BitSet>(
+    w: &mut Worker<'_, '_, B>,
+    pos: &crate::position::Position<B>,
+    root: &mut [RootMove],
+    depth: i32,
+    previous: i32,
+) -> i32 {
+    let mut delta = 25;
+    let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+        (previous - delta, previous + delta)
+    } else {
+        (-INFINITY, INFINITY)
+    };
+    loop {
+        let score = w.root(pos, root, depth, alpha, beta);
+        if w.shared.abort.load(Ordering::Relaxed) {
+            return score;
+        }
+        if score <= alpha && alpha > -INFINITY {
+            beta = (alpha + beta) / 2;
+            alpha = (score - delta).max(-INFINITY);
+        } else if score >= beta && beta < INFINITY {
+            beta = (score + delta).min(INFINITY);
+        } else {
+            return score;
+        }
+        delta += delta / 2 + 10;
+        if delta > 1000 {
+            alpha = -INFINITY;
+            beta = INFINITY;
+        }
+    }
+}

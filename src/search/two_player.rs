@@ -1,0 +1,645 @@
+//! Two-player alpha-beta: principal-variation search with a transposition table, null-move
+//! pruning, late-move reductions, futility and late-move pruning near the leaves, check
+//! extension, and a quiescence search over captures and promotions (all moves when in
+//! check). One [`Worker`] runs per thread; the threads share only the table and the flags.
+
+use super::ordering::{
+    is_capture, loses_material, material_gain, moving_kind, pick_next, AllSink, Ranker,
+    TacticalSink, ThreadData,
+};
+use super::tt::{Bound, Entry, TranspositionTable};
+use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::bitboard::BitSet;
+use crate::eval::Evaluator;
+use crate::movegen::tables::Tables;
+use crate::movegen::{generate, is_in_check};
+use crate::moves::{Move, MoveKind};
+use crate::piece::Player;
+use crate::position::Position;
+use crate::variant::StalemateRule;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How often (in nodes) the main thread looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 1024;
+
+/// What all threads of one search share.
+pub struct Shared<'a, B: BitSet> {
+    pub t: &'a Tables<B>,
+    pub ev: &'a Evaluator<B>,
+    pub tt: &'a TranspositionTable,
+    /// Set by the main thread when the search must end; every thread obeys it.
+    pub abort: AtomicBool,
+    /// The caller's stop request.
+    pub stop: &'a AtomicBool,
+    /// Nodes searched by all threads, updated in batches.
+    pub nodes: AtomicU64,
+    pub start: Instant,
+    pub hard_deadline: Option<Duration>,
+    pub node_limit: Option<u64>,
+}
+
+/// A root move with the score and line of its last full search.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+pub struct Worker<'a, 'd, B: BitSet> {
+    pub shared: &'a Shared<'a, B>,
+    pub data: &'d mut ThreadData,
+    pub is_main: bool,
+    pub nodes: u64,
+    unreported: u64,
+    pub seldepth: usize,
+    /// Zobrist keys of the game since its last irreversible move, then of the search path.
+    keys: Vec<u64>,
+    /// Keys before this index are not compared (a null move lies between).
+    null_barrier: Vec<usize>,
+    pv: Vec<Vec<Move>>,
+    /// Per ply: the move that led to this ply's position and its history slot.
+    path: Vec<Option<usize>>,
+    reductions: Vec<[u8; 64]>,
+}
+
+impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
+    pub fn new(
+        shared: &'a Shared<'a, B>,
+        data: &'d mut ThreadData,
+        is_main: bool,
+        game_keys: Vec<u64>,
+    ) -> Self {
+        let reductions = (0..64)
+            .map(|d: usize| {
+                std::array::from_fn(|n| {
+                    if d == 0 || n == 0 {
+                        0
+                    } else {
+                        (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8
+                    }
+                })
+            })
+            .collect();
+        Worker {
+            shared,
+            data,
+            is_main,
+            nodes: 0,
+            unreported: 0,
+            seldepth: 0,
+            keys: game_keys,
+            null_barrier: vec![0],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            path: vec![None; MAX_PLY + 2],
+            reductions,
+        }
+    }
+
+    #[inline]
+    fn aborted(&self) -> bool {
+        self.shared.abort.load(Ordering::Relaxed)
+    }
+
+    /// Counts a node; the main thread also enforces the limits here.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported += 1;
+        if let Some(limit) = self.shared.node_limit {
+            if self.is_main && self.total_nodes() >= limit {
+                self.shared.abort.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.unreported >= POLL_INTERVAL {
+            self.shared
+                .nodes
+                .fetch_add(self.unreported, Ordering::Relaxed);
+            self.unreported = 0;
+            if self.is_main {
+                self.poll();
+            }
+        }
+    }
+
+    /// Nodes of all threads (this one exactly, the others as last reported).
+    pub fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unreported
+    }
+
+    fn poll(&self) {
+        let s = self.shared;
+        let late = s.hard_deadline.is_some_and(|d| s.start.elapsed() >= d);
+        if late || s.stop.load(Ordering::Relaxed) {
+            s.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Flushes the node count into the shared total.
+    pub fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
+    }
+
+    fn is_draw(&self, pos: &Position<B>) -> bool {
+        let limit = self.shared.t.variant.move_rule_plies;
+        if limit > 0 && pos.halfmove >= limit {
+            return true;
+        }
+        let window = pos.halfmove as usize;
+        let barrier = *self.null_barrier.last().unwrap();
+        let n = self.keys.len();
+        // `keys` ends with this position itself.
+        let lowest = n.saturating_sub(window + 1).max(barrier);
+        (lowest..n.saturating_sub(1))
+            .rev()
+            .any(|i| self.keys[i] == pos.hash)
+    }
+
+    /// Score when the side to move has no legal move.
+    fn no_moves_score(&self, in_check: bool, ply: usize) -> i32 {
+        if in_check || self.shared.t.variant.stalemate == StalemateRule::Loss {
+            -MATE + ply as i32
+        } else {
+            0
+        }
+    }
+
+    fn has_pieces(&self, pos: &Position<B>, p: Player) -> bool {
+        self.shared.ev.piece_material(pos, p) > 0
+    }
+
+    fn generate_all(&mut self, pos: &Position<B>, ply: usize) -> Vec<(Move, i32)> {
+        let mut moves = std::mem::take(&mut self.data.move_stack[ply]);
+        moves.clear();
+        generate(self.shared.t, pos, &mut AllSink { out: &mut moves });
+        moves
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Searches the root moves `moves` with a window; returns the best score. Moves that
+    /// fail low get `-INFINITY` so that a stable sort keeps the best first.
+    pub fn root(
+        &mut self,
+        pos: &Position<B>,
+        moves: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let t = self.shared.t;
+        let in_check = is_in_check(t, pos, pos.side);
+        let mut best = -INFINITY;
+        self.count_node();
+        for i in 0..moves.len() {
+            let mv = moves[i].mv;
+            let child = pos.play(t, mv);
+            let gives_check = is_in_check(t, &child, child.side);
+            let new_depth = depth - 1 + gives_check as i32;
+            self.path[1] = self.history_slot(pos, mv);
+            self.keys.push(child.hash);
+            let quiet = !is_capture(pos, mv) && mv.kind() != MoveKind::Promotion;
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, new_depth, -beta, -alpha, 1, gives_check, true);
+            } else {
+                let r = if depth >= 3 && quiet && !gives_check && !in_check && i >= 3 {
+                    (self.reduction(depth, i) - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                score = -self.search(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    gives_check,
+                    true,
+                );
+                if score > alpha && r > 0 {
+                    score =
+                        -self.search(&child, new_depth, -alpha - 1, -alpha, 1, gives_check, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(&child, new_depth, -beta, -alpha, 1, gives_check, true);
+                }
+            }
+            self.keys.pop();
+            if self.aborted() {
+                return best;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                moves[i].score = score;
+                moves[i].pv.clear();
+                moves[i].pv.push(mv);
+                moves[i].pv.extend_from_slice(&self.pv[1]);
+                // Keep the new best first at once, so an interrupted iteration still knows it.
+                moves[..=i].rotate_right(1);
+                if score >= beta {
+                    return score;
+                }
+                alpha = score;
+            } else {
+                moves[i].score = -INFINITY;
+            }
+        }
+        best
+    }
+
+    #[inline]
+    fn reduction(&self, depth: i32, n: usize) -> i32 {
+        self.reductions[(depth as usize).min(63)][n.min(63)] as i32
+    }
+
+    fn history_slot(&self, pos: &Position<B>, mv: Move) -> Option<usize> {
+        match mv.kind() {
+            MoveKind::Pass => None,
+            _ => Some(
+                self.data
+                    .slot(pos.side.index(), moving_kind(pos, mv), mv.to()),
+            ),
+        }
+    }
+
+    /// The main search. `in_check` is whether the side to move is in check here.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search(
+        &mut self,
+        pos: &Position<B>,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        in_check: bool,
+        null_ok: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if depth <= 0 && !in_check {
+            return self.quiesce(pos, alpha, beta, ply, in_check);
+        }
+        let depth = depth.max(1);
+        self.count_node();
+        if self.aborted() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.shared.ev.evaluate(self.shared.t, pos);
+        }
+        // Mate-distance pruning: no line from here beats a mate already found closer.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let t = self.shared.t;
+        let tt_entry = self.shared.tt.probe(pos.hash);
+        let mut hash_move = Move::NONE;
+        if let Some(e) = tt_entry {
+            hash_move = e.mv;
+            let score = from_tt(e.score, ply);
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.shared.ev.evaluate(t, pos)
+        };
+        let us = pos.side;
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta near the leaves, the opponent will not recover.
+            if depth <= 6 && static_eval - 80 * depth >= beta {
+                return static_eval;
+            }
+            // Null move: give the opponent a free move; if we still beat beta, cut. Not with
+            // pawns and King only, where passing may be the best move (zugzwang).
+            if null_ok && depth >= 3 && static_eval >= beta && self.has_pieces(pos, us) {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let child = pos.play(t, Move::pass());
+                self.keys.push(child.hash);
+                self.null_barrier.push(self.keys.len() - 1);
+                self.path[ply + 1] = None;
+                let score = -self.search(
+                    &child,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    false,
+                );
+                self.null_barrier.pop();
+                self.keys.pop();
+                if self.aborted() {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        let mut moves = self.generate_all(pos, ply);
+        if moves.is_empty() {
+            self.data.move_stack[ply] = moves;
+            return self.no_moves_score(in_check, ply);
+        }
+        // Internal iterative reduction: without a hash move, a PV or deep node is likely
+        // mis-ordered; search it a little shallower.
+        let depth = if hash_move.is_none() && depth >= 6 && pv_node {
+            depth - 1
+        } else {
+            depth
+        };
+        let counter = self.data.countermove(self.path[ply]);
+        let ranker = Ranker {
+            t,
+            ev: self.shared.ev,
+            hash_move,
+            killers: self.data.killers[ply],
+            counter,
+        };
+        for m in moves.iter_mut() {
+            m.1 = ranker.score(self.data, pos, m.0);
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = Move::NONE;
+        let mut quiets_tried: arrayvec::ArrayVec<usize, 64> = arrayvec::ArrayVec::new();
+        let mut searched = 0usize;
+        for i in 0..moves.len() {
+            let mv = pick_next(&mut moves, i);
+            let capture = is_capture(pos, mv);
+            let quiet = !capture && mv.kind() != MoveKind::Promotion;
+            let child = pos.play(t, mv);
+            let gives_check = is_in_check(t, &child, child.side);
+            // Prune quiet moves near the leaves that cannot raise alpha.
+            if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
+                if depth <= 3 && searched >= 3 + (depth * depth) as usize * 2 {
+                    continue;
+                }
+                if depth <= 2 && static_eval + 100 + 120 * depth <= alpha {
+                    continue;
+                }
+            }
+            // Skip clearly losing captures at the last plies.
+            if !pv_node
+                && !in_check
+                && capture
+                && depth <= 2
+                && best > -MATE_BOUND
+                && moves[i].1 < 0
+                && !gives_check
+            {
+                continue;
+            }
+            let slot = self.history_slot(pos, mv);
+            self.path[ply + 1] = slot;
+            let extension = (gives_check && ply < 2 * MAX_PLY / 3) as i32;
+            let new_depth = depth - 1 + extension;
+            self.keys.push(child.hash);
+            let mut score;
+            if searched == 0 {
+                score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, gives_check, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 2 + pv_node as usize && quiet && !gives_check {
+                    r = self.reduction(depth, searched);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if moves[i].1 >= super::ordering::HASH_MOVE / 16 {
+                        // killers and counter-move
+                        r -= 1;
+                    }
+                    if let Some(s) = slot {
+                        r -= self.data.history(s) / 6000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    gives_check,
+                    true,
+                );
+                if score > alpha && r > 0 {
+                    score = -self.search(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        gives_check,
+                        true,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score =
+                        -self.search(&child, new_depth, -beta, -alpha, ply + 1, gives_check, true);
+                }
+            }
+            self.keys.pop();
+            searched += 1;
+            if self.aborted() {
+                self.data.move_stack[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(ply, depth, mv, slot, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                if let Some(s) = slot {
+                    let _ = quiets_tried.try_push(s);
+                }
+            }
+        }
+        self.data.move_stack[ply] = moves;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            pos.hash,
+            Entry {
+                mv: best_move,
+                score: to_tt(best, ply),
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        mv: Move,
+        slot: Option<usize>,
+        tried: &[usize],
+    ) {
+        let bonus = depth * depth * 16;
+        if let Some(s) = slot {
+            self.data.update_history(s, bonus);
+        }
+        for &s in tried {
+            self.data.update_history(s, -bonus);
+        }
+        self.data.add_killer(ply, mv);
+        let prev = self.path[ply];
+        self.data.set_countermove(prev, mv);
+    }
+
+    /// Quiescence: stand pat, then captures and promotions; all moves when in check.
+    pub fn quiesce(
+        &mut self,
+        pos: &Position<B>,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
+        self.count_node();
+        if self.aborted() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let t = self.shared.t;
+        let ev = self.shared.ev;
+        if ply >= MAX_PLY {
+            return ev.evaluate(t, pos);
+        }
+        let stand = if in_check {
+            -INFINITY
+        } else {
+            ev.evaluate(t, pos)
+        };
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut moves = std::mem::take(&mut self.data.move_stack[ply]);
+        moves.clear();
+        if in_check {
+            generate(t, pos, &mut AllSink { out: &mut moves });
+            if moves.is_empty() {
+                self.data.move_stack[ply] = moves;
+                return self.no_moves_score(true, ply);
+            }
+        } else {
+            let enemies = pos.enemies(pos.side);
+            generate(
+                t,
+                pos,
+                &mut TacticalSink {
+                    enemies,
+                    out: &mut moves,
+                },
+            );
+        }
+        for m in moves.iter_mut() {
+            let gain = material_gain(ev, pos, m.0);
+            m.1 = gain * 16 - super::ordering::mover_value(ev, pos, m.0) / 16;
+        }
+        let mut best = stand;
+        for i in 0..moves.len() {
+            let mv = pick_next(&mut moves, i);
+            if !in_check {
+                // Delta pruning: even winning this piece cannot reach alpha.
+                let gain = material_gain(ev, pos, mv);
+                if stand + gain + 200 <= alpha {
+                    continue;
+                }
+                if loses_material(t, ev, pos, mv) {
+                    continue;
+                }
+            }
+            let child = pos.play(t, mv);
+            let gives_check = is_in_check(t, &child, child.side);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, gives_check);
+            if self.aborted() {
+                self.data.move_stack[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.data.move_stack[ply] = moves;
+        best
+    }
+}
+
+/// Mate scores are stored relative to the node, so that they stay right when the same
+/// position is reached at another ply.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
