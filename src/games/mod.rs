@@ -3,6 +3,7 @@
 pub mod aof5;
 pub mod cwda;
 pub mod cyclical;
+pub mod missionary;
 pub mod swda;
 
 use crate::variant::Variant;
@@ -62,6 +63,9 @@ pub fn by_name(name: &str) -> Result<Variant, VariantError> {
     if name.starts_with("cyclical") {
         return cyclical::parse_name(&name);
     }
+    if missionary::Subvariant::from_name(&name).is_some() {
+        return missionary::by_name(&name);
+    }
     Err(VariantError::Unknown(name))
 }
 
@@ -71,5 +75,6 @@ pub fn names() -> Vec<String> {
     out.extend(swda::names());
     out.extend(cyclical::names());
     out.extend(aof5::names());
+    out.extend(missionary::names());
     out
 }

@@ -3,6 +3,7 @@
 use super::{fen::piece_token, Position};
 use crate::bitboard::BitSet;
 use crate::movegen::tables::Tables;
+use crate::piece::{Kind, Player};
 
 /// A diagram of the board with rank/row labels and file letters; 3D boards show their
 /// levels side by side, each headed by its name.
@@ -57,6 +58,9 @@ pub fn diagram<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
     if t.players() > 2 {
         out += &players_line(t, pos);
     }
+    if let Some(drops) = &t.variant.drops {
+        out += &holdings(t, pos, &drops.hand_order);
+    }
     out
 }
 
@@ -74,4 +78,25 @@ fn players_line<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
         None => line += &format!("; to move: {}", name(pos.side.index())),
     }
     line + "\n"
+}
+
+/// One line per two-player side listing its hand, in the variant's hand order.
+fn holdings<B: BitSet>(t: &Tables<B>, pos: &Position<B>, order: &[Kind]) -> String {
+    let mut out = String::new();
+    for (p, name) in [(Player::WHITE, "white"), (Player::BLACK, "black")] {
+        let held: Vec<String> = order
+            .iter()
+            .flat_map(|&k| {
+                let n = pos.hand(p, k) as usize;
+                std::iter::repeat(t.variant.kind(k).token.clone()).take(n)
+            })
+            .collect();
+        let list = if held.is_empty() {
+            "-".to_string()
+        } else {
+            held.join(" ")
+        };
+        out += &format!("{name} in hand: {list}\n");
+    }
+    out
 }

@@ -48,6 +48,7 @@ pub enum PositionError {
         found: String,
     },
     Invalid(String),
+    /// A 3D board field with the wrong number of `|`-separated levels.
     LevelCount {
         found: usize,
         expected: usize,
@@ -55,6 +56,20 @@ pub enum PositionError {
     BadPlayers {
         found: String,
         reason: String,
+    },
+    /// An error inside one level of a 3D board field.
+    InLevel {
+        level: char,
+        error: Box<PositionError>,
+    },
+    BadHoldings {
+        found: String,
+        reason: String,
+    },
+    /// A field for a rule the game does not have (castling, en passant) that is not `-`.
+    NotApplicable {
+        field: &'static str,
+        found: String,
     },
 }
 
@@ -110,6 +125,12 @@ impl fmt::Display for PositionError {
             BadPlayers { found, reason } => {
                 write!(f, "armies-playing field '{found}': {reason}")
             }
+            InLevel { level, error } => write!(f, "level {level}: {error}"),
+            BadHoldings { found, reason } => write!(f, "holdings '{found}': {reason}"),
+            NotApplicable { field, found } => write!(
+                f,
+                "{field} field is '{found}', but this game has no {field}: expected '-'"
+            ),
         }
     }
 }
@@ -380,23 +401,29 @@ pub fn parse_2d<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, Positi
     if let Some(extra) = fields.next() {
         return Err(PositionError::ExtraField(extra.to_string()));
     }
-    validate_2d(t, &pos)?;
+    validate(t, &pos)?;
     Ok(pos)
 }
 
 /// Rejects positions no game can reach: a missing King, pawns on their first or last rank,
-/// the side not to move in check.
-fn validate_2d<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Result<(), PositionError> {
+/// the side not to move in check. Used by every two-player format.
+pub fn validate<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Result<(), PositionError> {
     let names = ["white", "black"];
+    let royal = t.royal_kinds.first().map_or("king".to_string(), |&k| {
+        t.variant.kind(k).name.to_lowercase()
+    });
     for p in 0..2 {
         let player = Player(p as u8);
         let royals = pos.royals(t, player).count();
         if royals == 0 {
-            return Err(PositionError::Invalid(format!("{} has no king", names[p])));
+            return Err(PositionError::Invalid(format!(
+                "{} has no {royal}",
+                names[p]
+            )));
         }
         if t.variant.royal_rule == RoyalRule::Each && royals > 1 {
             return Err(PositionError::Invalid(format!(
-                "{} has {royals} kings",
+                "{} has {royals} {royal}s",
                 names[p]
             )));
         }
@@ -465,6 +492,7 @@ pub fn format_2d<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
 pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionError> {
     match t.variant.family {
         Family::ArmiesOfFaith => crate::games::aof5::fen::parse(t, s.trim()),
+        Family::Missionary => super::missionary::parse(t, s.trim()),
         _ => parse_2d(t, s.trim()),
     }
 }
@@ -473,6 +501,7 @@ pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionE
 pub fn format<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
     match t.variant.family {
         Family::ArmiesOfFaith => crate::games::aof5::fen::format(t, pos),
+        Family::Missionary => super::missionary::format(t, pos),
         _ => format_2d(t, pos),
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod display;
 pub mod fen;
+pub mod missionary;
 
 use crate::bitboard::BitSet;
 use crate::geometry::Cell;
