@@ -1,5 +1,5 @@
 //! Differential tests: the engine's move generator, move making and position strings against
-//! the simple reference generator in `reference/`, on random Missionary positions with full
+//! the simple reference generator in `missionary_reference/`, on random Missionary positions with full
 //! hands (deterministic pseudo-random numbers, so failures reproduce).
 
 mod missionary_reference;

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// (about 105 rows, 12.8 billion nodes) take minutes.
 const NODE_BUDGET: u64 = 10_000_000;
 
-const TABLES: [(&str, &str); 6] = [
+const TABLES: [(&str, &str); 7] = [
     ("chess.tsv", include_str!("perft/chess.tsv")),
     ("cwda-start.tsv", include_str!("perft/cwda-start.tsv")),
     (
@@ -26,6 +26,10 @@ const TABLES: [(&str, &str); 6] = [
         include_str!("perft/cyclical-start.tsv"),
     ),
     ("aof5-start.tsv", include_str!("perft/aof5-start.tsv")),
+    (
+        "missionary-start.tsv",
+        include_str!("perft/missionary-start.tsv"),
+    ),
 ];
 
 struct Row {
