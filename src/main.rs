@@ -5,6 +5,7 @@ use panoply::bitboard::BitSet;
 use panoply::game::AnyTables;
 use panoply::movegen::{legal_moves, notation::format_move, perft, tables::Tables};
 use panoply::position::{display::diagram, fen, Position};
+use panoply::search::SearchOptions;
 use panoply::with_tables;
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -75,6 +76,9 @@ enum Command {
         movetime: Option<u64>,
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
     },
 }
 
@@ -117,7 +121,19 @@ fn main() -> ExitCode {
             depth,
             movetime,
             threads,
-        }) => run_search(&variant, fen.as_deref(), &moves, depth, movetime, threads),
+            hash,
+        }) => run_search(
+            &variant,
+            fen.as_deref(),
+            &moves,
+            depth,
+            movetime,
+            SearchOptions {
+                threads,
+                hash_mb: hash,
+                multi_pv: 1,
+            },
+        ),
         None => Err(Failure("no command given (try `panoply --help`)".into())),
     };
     match result {
@@ -258,10 +274,10 @@ fn run_search(
     moves: &str,
     depth: Option<u32>,
     movetime: Option<u64>,
-    threads: usize,
+    options: SearchOptions,
 ) -> Result<(), Failure> {
     use panoply::game::Game;
-    use panoply::search::{Info, Limits, Score, SearchOptions, Searcher};
+    use panoply::search::{Info, Limits, Score, Searcher};
     let tables = AnyTables::by_name(variant)?;
     with_tables!(&tables, t => {
         let mut game = match fen_text {
@@ -271,7 +287,6 @@ fn run_search(
         for m in moves.split_whitespace() {
             game.play_str(m)?;
         }
-        let options = SearchOptions { threads, ..SearchOptions::default() };
         let mut searcher = Searcher::new(t.clone(), options);
         let limits = Limits {
             depth,

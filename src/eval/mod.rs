@@ -62,6 +62,8 @@ pub struct Evaluator<B: BitSet> {
     pawns: Vec<PawnGeometry<B>>,
     /// Distance of each cell from the board centre (Chebyshev, in half-cells).
     centre_distance: Vec<u8>,
+    /// Cells within three steps of each cell (where attackers threaten a King).
+    near: Vec<B>,
     /// Non-pawn, non-royal material of all players at the start: the phase scale.
     start_material: i32,
 }
@@ -130,6 +132,19 @@ impl<B: BitSet> Evaluator<B> {
             cells,
             parity: t.shape.all_cells().map(|c| cell_parity(t, c)).collect(),
             pawns,
+            near: t
+                .shape
+                .all_cells()
+                .map(|a| {
+                    t.shape
+                        .all_cells()
+                        .filter(|&b| b != a && t.distance(a, b) <= 3)
+                        .fold(B::empty(), |mut acc, b| {
+                            acc.set(b);
+                            acc
+                        })
+                })
+                .collect(),
             centre_distance,
             start_material: 1,
         };
@@ -295,18 +310,13 @@ impl<B: BitSet> Evaluator<B> {
         }
         let shield = (self.pawns[p.index()].shield[king.index()] & self.pawn_set(pos, p)).count();
         let mut score = PAWN_SHIELD * shield.min(3) as i32;
-        for q in (0..self.players).filter(|&q| q != p.index()) {
-            let q = Player(q as u8);
-            for (k, info) in self.kinds[q.index()].iter().enumerate() {
-                if !is_piece(info) {
-                    continue;
-                }
-                for c in pos.pieces(q, Kind(k as u8)).cells() {
-                    let d = t.distance(c, king) as i32;
-                    if d <= 3 {
-                        score -= info.value * (4 - d) / 64;
-                    }
-                }
+        let near = self.near[king.index()] & pos.enemies(p);
+        for c in near.cells() {
+            let piece = pos.piece_at(c).expect("occupied");
+            let info = &self.kinds[piece.player().index()][piece.kind().index()];
+            if is_piece(info) {
+                let d = t.distance(c, king) as i32;
+                score -= info.value * (4 - d) / 64;
             }
         }
         score

@@ -25,7 +25,11 @@ pub struct ThreadData {
     cells: usize,
     /// Reusable move buffers, one per ply, so the search does not allocate.
     pub move_stack: Vec<Vec<(Move, i32)>>,
+    /// Static evaluations by position key (the evaluation never changes within a variant).
+    eval_cache: Vec<(u64, i32)>,
 }
+
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 
 impl ThreadData {
     pub fn new<B: BitSet>(t: &Tables<B>) -> ThreadData {
@@ -38,7 +42,25 @@ impl ThreadData {
             kinds,
             cells: t.cells,
             move_stack: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
         }
+    }
+
+    /// The static evaluation of `pos`, from the cache when it was seen before.
+    #[inline]
+    pub fn evaluate<B: BitSet>(
+        &mut self,
+        t: &Tables<B>,
+        ev: &Evaluator<B>,
+        pos: &Position<B>,
+    ) -> i32 {
+        let slot = &mut self.eval_cache[pos.hash as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == pos.hash && pos.hash != 0 {
+            return slot.1;
+        }
+        let score = ev.evaluate(t, pos);
+        *slot = (pos.hash, score);
+        score
     }
 
     pub fn clear(&mut self) {

@@ -301,8 +301,11 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         if self.is_draw(pos) {
             return 0;
         }
+        if let Some(v) = self.terminal(pos, ply) {
+            return v;
+        }
         if ply >= MAX_PLY {
-            return self.shared.ev.evaluate(self.shared.t, pos);
+            return self.data.evaluate(self.shared.t, self.shared.ev, pos);
         }
         // Mate-distance pruning: no line from here beats a mate already found closer.
         alpha = alpha.max(-MATE + ply as i32);
@@ -330,7 +333,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            self.shared.ev.evaluate(t, pos)
+            self.data.evaluate(t, self.shared.ev, pos)
         };
         let us = pos.side;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
@@ -553,16 +556,33 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let t = self.shared.t;
         let ev = self.shared.ev;
         if ply >= MAX_PLY {
-            return ev.evaluate(t, pos);
+            return self.data.evaluate(t, ev, pos);
         }
+        if let Some(v) = self.terminal(pos, ply) {
+            return v;
+        }
+        let tt_entry = self.shared.tt.probe(pos.hash);
+        if let Some(e) = tt_entry {
+            let score = from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
+        let hash_move = tt_entry.map_or(Move::NONE, |e| e.mv);
         let stand = if in_check {
             -INFINITY
         } else {
-            ev.evaluate(t, pos)
+            self.data.evaluate(t, ev, pos)
         };
         if stand >= beta {
             return stand;
         }
+        let original_alpha = alpha;
         alpha = alpha.max(stand);
         let mut moves = std::mem::take(&mut self.data.move_stack[ply]);
         moves.clear();
@@ -585,9 +605,14 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         }
         for m in moves.iter_mut() {
             let gain = material_gain(ev, pos, m.0);
-            m.1 = gain * 16 - super::ordering::mover_value(ev, pos, m.0) / 16;
+            m.1 = if m.0 == hash_move {
+                super::ordering::HASH_MOVE
+            } else {
+                gain * 16 - super::ordering::mover_value(ev, pos, m.0) / 16
+            };
         }
         let mut best = stand;
+        let mut best_move = Move::NONE;
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, i);
             if !in_check {
@@ -611,6 +636,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = mv;
                     if score >= beta {
                         break;
                     }
@@ -618,7 +644,36 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             }
         }
         self.data.move_stack[ply] = moves;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            pos.hash,
+            Entry {
+                mv: best_move,
+                score: to_tt(best, ply),
+                depth: 0,
+                bound,
+            },
+        );
         best
+    }
+
+    /// A score when the rules end the game here without looking at moves (bare King).
+    fn terminal(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
+        let t = self.shared.t;
+        if !t.variant.bare_king {
+            return None;
+        }
+        crate::games::swda::bare_king_verdict(t, pos).map(|v| match v {
+            crate::games::swda::BareKing::Draw => 0,
+            crate::games::swda::BareKing::Win(w) if w == pos.side => MATE - ply as i32,
+            crate::games::swda::BareKing::Win(_) => -MATE + ply as i32,
+        })
     }
 }
 
