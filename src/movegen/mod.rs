@@ -116,20 +116,61 @@ pub fn attacked_by<B: BitSet>(
     if theirs.is_empty() {
         return false;
     }
-    for &d in &t.slide_dirs[p.index()] {
-        let d = d as usize;
-        if let Some(b) = t.first_blocker(t.opposite[d] as usize, cell, occ) {
-            if theirs.contains(b) {
-                let piece = pos.piece_at(b).expect("attacker on board");
-                if t.kind(p, piece.kind()).slide_range[d] >= t.distance(cell, b) {
-                    return true;
-                }
-            }
-        }
-    }
-    for (k, kt) in t.kinds[p.index()].iter().enumerate() {
-        let bb = pos.by_kind[k] & theirs;
-        if bb.any() && (kt.attacked_from[cell.index()] & bb).any() {
+    t.slide_dirs[p.index()]
+        .iter()
+        .any(|&d| slides_onto(t, pos, cell, p, d as usize, occ, theirs).is_some())
+        || jumps_onto(t, pos, cell, p, occ, theirs)
+}
+
+/// The piece of `theirs` (player `p`) that slides onto `cell` along direction `d`, if any.
+#[inline]
+fn slides_onto<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    cell: Cell,
+    p: Player,
+    d: usize,
+    occ: B,
+    theirs: B,
+) -> Option<Cell> {
+    let b = t.first_blocker(t.opposite[d] as usize, cell, occ)?;
+    slides_from(t, pos, cell, p, d, b, theirs).then_some(b)
+}
+
+/// Whether the piece on `b`, the first one seen from `cell` against direction `d`, is one of
+/// `theirs` that slides along `d` as far as `cell`.
+#[inline]
+fn slides_from<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    cell: Cell,
+    p: Player,
+    d: usize,
+    b: Cell,
+    theirs: B,
+) -> bool {
+    theirs.contains(b)
+        && pos
+            .piece_at(b)
+            .is_some_and(|piece| t.kind(p, piece.kind()).slide_range[d] >= t.distance(cell, b))
+}
+
+/// Whether a piece of `theirs` (player `p`) reaches `cell` by a leap, a lame leap or a bent
+/// move: every attack but the slides.
+#[inline]
+fn jumps_onto<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    cell: Cell,
+    p: Player,
+    occ: B,
+    theirs: B,
+) -> bool {
+    // Leapers: the union table finds the few candidates, their own kind's table decides.
+    let candidates = t.leap_attackers[p.index()][cell.index()] & theirs;
+    for from in candidates.cells() {
+        let kind = pos.piece_at(from).expect("attacker on board").kind();
+        if t.kind(p, kind).attacked_from[cell.index()].contains(from) {
             return true;
         }
     }
@@ -223,6 +264,7 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
     let occ = pos.occupied;
     let own = pos.by_player[us.index()];
     let mut blockers = B::empty();
+    let mut in_check = false;
     for p in (0..t.players() as u8)
         .map(Player)
         .filter(|&p| p != us && pos.is_alive(p))
@@ -233,6 +275,7 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
                 blockers |= bent_blockers(t, p, k, from, king, occ, own);
             }
         }
+        // One look along each line from the King finds both slider checks and pins.
         for &d in &t.slide_dirs[p.index()] {
             let d = d as usize;
             let back = t.opposite[d] as usize;
@@ -240,18 +283,17 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
                 continue;
             };
             if !own.contains(b1) {
+                in_check |= slides_from(t, pos, king, p, d, b1, theirs);
                 continue;
             }
             let Some(b2) = t.first_blocker(back, b1, occ) else {
                 continue;
             };
-            if theirs.contains(b2) {
-                let piece = pos.piece_at(b2).unwrap();
-                if t.kind(p, piece.kind()).slide_range[d] >= t.distance(king, b2) {
-                    blockers.set(b1);
-                }
+            if slides_from(t, pos, king, p, d, b2, theirs) {
+                blockers.set(b1);
             }
         }
+        in_check = in_check || jumps_onto(t, pos, king, p, occ, theirs);
         for &k in &t.lame_kinds[p.index()] {
             let bb = pos.pieces(p, k);
             for &(from, via) in &t.kind(p, k).lame_attackers[king.index()] {
@@ -261,7 +303,6 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
             }
         }
     }
-    let in_check = attacked(t, pos, king, us, occ, occ);
     Guard::Single {
         king,
         in_check,
@@ -334,6 +375,28 @@ fn legal_by_play<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mv: Move) -> bool 
         .all(|r| !attacked(t, &next, r, us, next.occupied, next.occupied))
 }
 
+/// The occupancy sets move generation needs, computed once per position.
+#[derive(Clone, Copy)]
+struct Occupancy<B> {
+    occ: B,
+    empty: B,
+    own: B,
+    enemies: B,
+}
+
+impl<B: BitSet> Occupancy<B> {
+    #[inline]
+    fn of(t: &Tables<B>, pos: &Position<B>, us: Player) -> Self {
+        let occ = pos.occupied;
+        Occupancy {
+            occ,
+            empty: t.board.without(occ),
+            own: pos.by_player[us.index()],
+            enemies: pos.enemies(us),
+        }
+    }
+}
+
 /// Pseudo-legal targets of one piece (excluding special moves).
 #[inline]
 pub(crate) fn piece_targets<B: BitSet>(
@@ -343,35 +406,47 @@ pub(crate) fn piece_targets<B: BitSet>(
     k: Kind,
     from: Cell,
 ) -> B {
-    let kt = t.kind(us, k);
-    let occ = pos.occupied;
-    let empty = t.board.without(occ);
-    let enemies = pos.enemies(us);
+    targets_of(t, &Occupancy::of(t, pos, us), us, k, t.kind(us, k), from)
+}
+
+/// [`piece_targets`] with the per-position sets and the kind's tables already at hand.
+#[inline]
+fn targets_of<B: BitSet>(
+    t: &Tables<B>,
+    o: &Occupancy<B>,
+    us: Player,
+    k: Kind,
+    kt: &tables::KindTables<B>,
+    from: Cell,
+) -> B {
     let i = from.index();
-    let mut targets = (kt.quiet[i] & empty) | (kt.capture[i] & enemies);
+    let mut targets = (kt.quiet[i] & o.empty) | (kt.capture[i] & o.enemies);
     for s in &kt.slides {
-        let mut a = t.ray_attack(s.dir as usize, from, occ);
+        let mut a = t.ray_attack(s.dir as usize, from, o.occ);
         if s.max > 0 {
             a &= s.limit[i];
         }
         match s.mode {
-            crate::piece::Mode::Both => targets |= a.without(pos.by_player[us.index()]),
-            crate::piece::Mode::Move => targets |= a & empty,
-            crate::piece::Mode::Capture => targets |= a & enemies,
+            crate::piece::Mode::Both => targets |= a.without(o.own),
+            crate::piece::Mode::Move => targets |= a & o.empty,
+            crate::piece::Mode::Capture => targets |= a & o.enemies,
         }
     }
-    for l in &kt.lame[i] {
-        if occ.contains(l.via) {
-            continue;
-        }
-        if (l.mode.moves() && empty.contains(l.to)) || (l.mode.captures() && enemies.contains(l.to))
-        {
-            targets.set(l.to);
+    if kt.has_lame {
+        for l in &kt.lame[i] {
+            if o.occ.contains(l.via) {
+                continue;
+            }
+            if (l.mode.moves() && o.empty.contains(l.to))
+                || (l.mode.captures() && o.enemies.contains(l.to))
+            {
+                targets.set(l.to);
+            }
         }
     }
-    if !kt.bent[i].is_empty() {
-        targets |= bent_targets(t, us, k, from, occ, false) & empty;
-        targets |= bent_targets(t, us, k, from, occ, true) & enemies;
+    if kt.has_bent && !kt.bent[i].is_empty() {
+        targets |= bent_targets(t, us, k, from, o.occ, false) & o.empty;
+        targets |= bent_targets(t, us, k, from, o.occ, true) & o.enemies;
     }
     targets
 }
@@ -438,18 +513,17 @@ fn generate_moves<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, s
             .for_each(|m| sink.push(m));
         return;
     }
-    let occ = pos.occupied;
-    let empty = t.board.without(occ);
-    for (k, _) in t.kinds[us.index()].iter().enumerate() {
+    let o = Occupancy::of(t, pos, us);
+    let empty = o.empty;
+    for (k, kt) in t.kinds[us.index()].iter().enumerate() {
         let kind = Kind(k as u8);
-        let pieces = pos.pieces(us, kind);
+        let pieces = o.own & pos.by_kind[k];
         if pieces.is_empty() {
             continue;
         }
-        let kt = t.kind(us, kind);
         let promo = t.promotion(us, kind);
         for from in pieces.cells() {
-            let mut targets = piece_targets(t, pos, us, kind, from);
+            let mut targets = targets_of(t, &o, us, kind, kt, from);
             let check = match g {
                 Guard::Single {
                     in_check, blockers, ..

@@ -1,7 +1,7 @@
 //! Perft: counts leaf nodes of the legal move tree, with bulk counting at the last ply and a
 //! parallel version (rayon) that splits the root moves across threads.
 
-use super::{count_legal, legal_moves, tables::Tables};
+use super::{count_legal, generate, legal_moves, tables::Tables, MoveList};
 use crate::bitboard::BitSet;
 use crate::moves::Move;
 use crate::position::Position;
@@ -12,10 +12,15 @@ pub fn perft<B: BitSet>(t: &Tables<B>, pos: &Position<B>, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => count_legal(t, pos),
-        _ => legal_moves(t, pos)
-            .iter()
-            .map(|&m| perft(t, &pos.play(t, m), depth - 1))
-            .sum(),
+        _ => {
+            // Filled in place: returning the (large) list by value would copy it.
+            let mut moves = MoveList::new();
+            generate(t, pos, &mut moves);
+            moves
+                .iter()
+                .map(|&m| perft(t, &pos.play(t, m), depth - 1))
+                .sum()
+        }
     }
 }
 

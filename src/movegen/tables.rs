@@ -52,6 +52,9 @@ pub struct KindTables<B> {
     pub royal: bool,
     pub pawn: bool,
     pub en_passant: bool,
+    /// Whether `lame` / `bent` hold anything, so generation can skip them cheaply.
+    pub has_lame: bool,
+    pub has_bent: bool,
 }
 
 /// A promotion rule compiled to cell sets.
@@ -138,6 +141,9 @@ pub struct Tables<B: BitSet> {
     pub dist: Vec<u8>,
     /// `kinds[player][kind]`.
     pub kinds: Vec<Vec<KindTables<B>>>,
+    /// Per player, per cell: cells from which any kind of that player captures on the cell
+    /// with a leap (the union of the kinds' `attacked_from`), a quick test for attacks.
+    pub leap_attackers: Vec<Vec<B>>,
     /// Per player: directions along which some kind of that player capture-slides.
     pub slide_dirs: Vec<Vec<u8>>,
     /// Per player: kinds with lame leaps / bent moves (checked piece by piece).
@@ -206,6 +212,17 @@ impl<B: BitSet> Tables<B> {
                 variant
                     .kinds()
                     .map(|k| compile_kind(&variant, Player(p as u8), k))
+                    .collect()
+            })
+            .collect();
+        let leap_attackers = kinds
+            .iter()
+            .map(|ks| {
+                (0..cells)
+                    .map(|c| {
+                        ks.iter()
+                            .fold(B::empty(), |acc, kt| acc | kt.attacked_from[c])
+                    })
                     .collect()
             })
             .collect();
@@ -301,6 +318,7 @@ impl<B: BitSet> Tables<B> {
             opposite,
             dist,
             kinds,
+            leap_attackers,
             slide_dirs,
             lame_kinds,
             bent_kinds,
@@ -406,6 +424,8 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
         royal: def.royal,
         pawn: def.pawn,
         en_passant: def.en_passant,
+        has_lame: false,
+        has_bent: false,
     };
     let dir_of = |v: Vec3| crate::geometry::direction_index(v).expect("unit vector") as u8;
     for atom in &def.atoms {
@@ -495,6 +515,8 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
             }
         }
     }
+    kt.has_lame = kt.lame.iter().any(|l| !l.is_empty());
+    kt.has_bent = kt.bent.iter().any(|b| !b.is_empty());
     if let Some(initial) = variant.double_step_cells.get(player.index()) {
         for &c in initial {
             for &step in &def.double_steps {
