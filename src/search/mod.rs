@@ -4,7 +4,9 @@
 //! SMP, see [`threads`]) within the given [`Limits`] and reports progress through `on_info`.
 
 pub mod bench;
+pub mod multi_player;
 pub mod ordering;
+pub mod selfplay;
 pub mod threads;
 pub mod time;
 pub mod tt;

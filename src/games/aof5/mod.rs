@@ -3,6 +3,7 @@
 //! [`events`] (checkmates between moves, promotion by checkmate, Raj replacement, game end)
 //! and the position strings in [`fen`].
 
+pub mod eval;
 pub mod events;
 pub mod fen;
 pub mod merge;

@@ -1,0 +1,174 @@
+//! Evaluation per army for Armies of Faith: material from piece values derived from each
+//! kind's mobility on this board, King safety against all three opponents, and the
+//! prospects of promotion by checkmate (pressure on enemy Kings, promoted pieces once an
+//! Emperor makes a second checkmate by a promoted piece a win).
+
+use super::pieces::{is_promoted_type, EMPEROR, KIND_COUNT, PAWN, YEOMAN};
+use super::{opposite, BYZANTINE};
+use crate::bitboard::BitSet;
+use crate::geometry::Cell;
+use crate::movegen::attacked_by;
+use crate::movegen::tables::Tables;
+use crate::piece::{Kind, Player};
+use crate::position::Position;
+use crate::search::multi_player::Utility;
+
+/// A won (or lost) game, in centipawns; far above any material sum.
+pub const WIN: i32 = 30_000;
+
+/// Piece values and the per-army evaluation.
+#[derive(Clone, Debug)]
+pub struct Eval<B: BitSet> {
+    /// Centipawns per kind (Kings and Emperors: 0, they are never captured).
+    pub values: [i32; KIND_COUNT],
+    /// Per cell: the cells within Chebyshev distance 1 and 2 (a King's surroundings).
+    near1: Vec<B>,
+    near2: Vec<B>,
+}
+
+/// Mean number of cells a kind reaches from a cell of the empty board.
+fn mean_mobility<B: BitSet>(t: &Tables<B>, k: Kind) -> f64 {
+    let kt = t.kind(BYZANTINE, k);
+    let mut total = 0u64;
+    for from in t.shape.all_cells() {
+        let i = from.index();
+        let mut targets = kt.quiet[i] | kt.capture[i];
+        for s in &kt.slides {
+            let mut a = t.ray(s.dir as usize, from);
+            if s.max > 0 {
+                a &= s.limit[i];
+            }
+            targets |= a;
+        }
+        for b in &kt.bent[i] {
+            targets |= t.ray(b.dir as usize, b.first);
+        }
+        total += targets.count() as u64;
+    }
+    total as f64 / t.cells as f64
+}
+
+impl<B: BitSet> Eval<B> {
+    pub fn new(t: &Tables<B>) -> Eval<B> {
+        let mut values = [0; KIND_COUNT];
+        for k in t.variant.kinds() {
+            values[k.index()] = match k {
+                _ if t.variant.kind(k).royal => 0,
+                PAWN | YEOMAN => 100,
+                // A reach of one cell is worth about a tenth of a Pawn more than a Pawn's own
+                // few steps; long-range pieces grow linearly with their reach.
+                _ => (40.0 + 22.0 * mean_mobility(t, k)).round() as i32,
+            };
+        }
+        let within = |d: u8| -> Vec<B> {
+            t.shape
+                .all_cells()
+                .map(|c| {
+                    let mut m = B::empty();
+                    t.shape
+                        .all_cells()
+                        .filter(|&o| o != c && t.distance(o, c) <= d)
+                        .for_each(|o| m.set(o));
+                    m
+                })
+                .collect()
+        };
+        Eval {
+            values,
+            near1: within(1),
+            near2: within(2),
+        }
+    }
+
+    pub fn value(&self, k: Kind) -> i32 {
+        self.values[k.index()]
+    }
+
+    /// The score of each army (0 for armies out of play).
+    pub fn army_scores(&self, t: &Tables<B>, pos: &Position<B>) -> [i32; 4] {
+        let mut scores = [0; 4];
+        for p in (0..4).map(Player).filter(|&p| pos.is_alive(p)) {
+            scores[p.index()] = self.army(t, pos, p);
+        }
+        scores
+    }
+
+    fn army(&self, t: &Tables<B>, pos: &Position<B>, p: Player) -> i32 {
+        let own = pos.by_player[p.index()];
+        let mut score = 0;
+        let mut promoted = 0;
+        let target_camp = opposite(p);
+        for c in own.cells() {
+            let k = pos.piece_at(c).unwrap().kind();
+            score += self.values[k.index()];
+            promoted += is_promoted_type(k) as i32;
+            if k == PAWN || k == YEOMAN {
+                score += 3 * advance(t, c, target_camp);
+            }
+        }
+        let Some(king) = pos.royals(t, p).lowest() else {
+            return score;
+        };
+        let emperor = pos.pieces(p, EMPEROR).any();
+        // Promotion by checkmate: after a first checkmate, any checkmate by a promoted piece
+        // wins, so promoted pieces are worth more.
+        if emperor {
+            score += 60 * promoted.min(4);
+        }
+        for q in (0..4).map(Player).filter(|&q| q != p && pos.is_alive(q)) {
+            let theirs = pos.by_player[q.index()];
+            // King safety against each opponent: an attacked King may be checkmated before
+            // it moves, and enemy pieces close to it are the attackers of tomorrow.
+            if attacked_by(t, pos, king, q, pos.occupied, pos.occupied) {
+                score -= 250;
+            }
+            score -= 12 * (theirs & self.near2[king.index()]).count() as i32;
+            // Pressure on that opponent's King: the prospect of checkmating it.
+            if let Some(their_king) = pos.royals(t, q).lowest() {
+                score += 8 * (own & self.near2[their_king.index()]).count() as i32;
+            }
+        }
+        score += 6 * ((own & self.near1[king.index()]).count() as i32).min(6);
+        score
+    }
+
+    /// Army `p`'s view: its score against the mean of the others still playing; a won game
+    /// is `WIN`, an army out of play `-WIN`.
+    pub fn utility(&self, t: &Tables<B>, pos: &Position<B>, p: Player) -> i32 {
+        if let Some(w) = terminal_winner(pos) {
+            return if w == p { WIN } else { -WIN };
+        }
+        if !pos.is_alive(p) {
+            return -WIN;
+        }
+        let s = self.army_scores(t, pos);
+        let others: i32 = (0..4).filter(|&q| q != p.index()).map(|q| s[q]).sum();
+        s[p.index()] - others / 3
+    }
+}
+
+/// The winner of a finished game, if it is finished.
+pub fn terminal_winner<B: BitSet>(pos: &Position<B>) -> Option<Player> {
+    pos.winner
+        .or_else(|| (pos.alive.count_ones() == 1).then(|| Player(pos.alive.trailing_zeros() as u8)))
+}
+
+/// Progress of a Pawn or Yeoman toward the camp of army `camp` (0 far away .. 9 there).
+fn advance<B: BitSet>(t: &Tables<B>, c: Cell, camp: Player) -> i32 {
+    // The corner columns: Catholic js, Protestant jz, Islamic az, Byzantine as.
+    let (cx, cy) = [(9, 0), (9, 7), (0, 7), (0, 0)][camp.index()];
+    let (x, y, _) = t.shape.coords(c);
+    16 - ((x - cx).abs() + (y - cy).abs()) - 7
+}
+
+impl<B: BitSet> Utility<B> for Eval<B> {
+    fn utility(&self, t: &Tables<B>, pos: &Position<B>, p: Player) -> i32 {
+        Eval::utility(self, t, pos, p)
+    }
+    fn piece_value(&self, k: Kind) -> i32 {
+        self.value(k)
+    }
+    fn win(&self) -> i32 {
+        WIN
+    }
+}

@@ -1,0 +1,389 @@
+//! Search for games of more than two players (Armies of Faith): paranoid alpha-beta and
+//! Best-Reply Search+ (BRS+), selectable by [`Method`].
+//!
+//! - Paranoid (Sturtevant & Korf 2000): the searching army maximises its utility, every
+//!   other army minimises it, one ply per move; alpha-beta applies as in two-player games.
+//! - BRS+ (Esser, Gras, Winands, Schadd & Lanctot 2013, extending Schadd & Winands' Best-Reply
+//!   Search 2011): between two moves of the searching army, only the single strongest
+//!   reply of all opponents together is searched; the other opponents play the move their
+//!   static move ordering ranks first instead of passing, so every searched position can
+//!   occur in the game. One "opponent layer" counts as one ply.
+//!
+//! Both use iterative deepening with captures ordered by value, killer moves, and stop on a
+//! node or time budget, keeping the best move of the last finished iteration.
+
+use crate::bitboard::BitSet;
+use crate::movegen::{legal_moves, tables::Tables};
+use crate::moves::{Move, MoveKind};
+use crate::piece::{Kind, Player};
+use crate::position::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What a multi-player search needs from an evaluation.
+pub trait Utility<B: BitSet>: Sync {
+    /// Player `p`'s utility in `pos` (terminal positions included).
+    fn utility(&self, t: &Tables<B>, pos: &Position<B>, p: Player) -> i32;
+    fn piece_value(&self, k: Kind) -> i32;
+    /// The utility of a won game.
+    fn win(&self) -> i32;
+}
+
+/// The multi-player search algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    Paranoid,
+    BestReply,
+}
+
+impl Method {
+    pub const ALL: [Method; 2] = [Method::Paranoid, Method::BestReply];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Paranoid => "paranoid",
+            Method::BestReply => "brs",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Method> {
+        match s.to_ascii_lowercase().as_str() {
+            "paranoid" => Some(Method::Paranoid),
+            "brs" | "brs+" | "best-reply" | "bestreply" => Some(Method::BestReply),
+            _ => None,
+        }
+    }
+}
+
+/// When to stop.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MultiLimits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+}
+
+/// One finished iteration.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub best: Move,
+}
+
+#[derive(Clone, Debug)]
+pub struct MultiResult {
+    pub best: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+const MAX_DEPTH: u32 = 64;
+const MAX_PLY: usize = 128;
+
+struct Searcher<'a, B: BitSet, U: Utility<B>> {
+    t: &'a Tables<B>,
+    eval: &'a U,
+    root: Player,
+    method: Method,
+    nodes: u64,
+    limits: MultiLimits,
+    start: Instant,
+    stop: &'a AtomicBool,
+    aborted: bool,
+    /// Keys of the game's earlier positions and of the current line, for repetitions.
+    keys: Vec<u64>,
+    killers: [Move; MAX_PLY],
+}
+
+/// Searches `pos` for the army to move. `history` holds the keys of the game's earlier
+/// positions (a repetition scores as a draw, 0).
+pub fn search<B: BitSet, U: Utility<B>>(
+    t: &Tables<B>,
+    eval: &U,
+    pos: &Position<B>,
+    history: &[u64],
+    method: Method,
+    limits: MultiLimits,
+    stop: &AtomicBool,
+    mut on_iteration: impl FnMut(&Iteration),
+) -> MultiResult {
+    let mut s = Searcher {
+        t,
+        eval,
+        root: pos.side,
+        method,
+        nodes: 0,
+        limits,
+        start: Instant::now(),
+        stop,
+        aborted: false,
+        keys: history.to_vec(),
+        killers: [Move::NONE; MAX_PLY],
+    };
+    let mut moves: Vec<Move> = legal_moves(t, pos).to_vec();
+    let mut result = MultiResult {
+        best: moves.first().copied(),
+        score: 0,
+        depth: 0,
+        nodes: 0,
+    };
+    if moves.len() <= 1 {
+        return result;
+    }
+    s.order(pos, &mut moves, 0);
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    for depth in 1..=max_depth {
+        let mut best = (i32::MIN, moves[0]);
+        let mut alpha = -eval.win() - 1;
+        for (i, &m) in moves.iter().enumerate() {
+            let child = pos.play(t, m);
+            let score = s.child_value(pos, &child, depth - 1, alpha, eval.win() + 1, 1);
+            if s.aborted {
+                break;
+            }
+            if score > best.0 || i == 0 {
+                best = (score, m);
+            }
+            alpha = alpha.max(score);
+        }
+        if s.aborted {
+            break;
+        }
+        // The best move goes first in the next iteration.
+        let i = moves.iter().position(|&m| m == best.1).unwrap();
+        moves[..=i].rotate_right(1);
+        result = MultiResult {
+            best: Some(best.1),
+            score: best.0,
+            depth,
+            nodes: s.nodes,
+        };
+        on_iteration(&Iteration {
+            depth,
+            score: best.0,
+            nodes: s.nodes,
+            time: s.start.elapsed(),
+            best: best.1,
+        });
+        if best.0.abs() >= eval.win() - MAX_PLY as i32 {
+            break;
+        }
+    }
+    result.nodes = s.nodes;
+    result
+}
+
+impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
+    fn out_of_budget(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        let over = self.limits.nodes.is_some_and(|n| self.nodes >= n)
+            || (self.nodes % 256 == 0
+                && (self.stop.load(Ordering::Relaxed)
+                    || self
+                        .limits
+                        .movetime
+                        .is_some_and(|d| self.start.elapsed() >= d)));
+        self.aborted |= over;
+        self.aborted
+    }
+
+    /// Value for the root army of a position reached by a move from `parent`.
+    fn child_value(
+        &mut self,
+        parent: &Position<B>,
+        pos: &Position<B>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.keys.push(parent.hash);
+        let v = match self.method {
+            Method::Paranoid => self.paranoid(pos, depth, alpha, beta, ply),
+            Method::BestReply => self.best_reply(pos, depth, alpha, beta, ply),
+        };
+        self.keys.pop();
+        v
+    }
+
+    /// Leaf and terminal values; `None` when the position must be searched.
+    fn settled(&mut self, pos: &Position<B>, depth: u32, ply: usize) -> Option<i32> {
+        self.nodes += 1;
+        if self.finished(pos) {
+            // Prefer quick wins and slow losses.
+            let v = self.eval.utility(self.t, pos, self.root);
+            return Some(if v > 0 {
+                v - ply as i32
+            } else {
+                v + ply as i32
+            });
+        }
+        if self.keys.contains(&pos.hash) {
+            return Some(0);
+        }
+        if depth == 0 || ply >= MAX_PLY - 1 || self.out_of_budget() {
+            return Some(self.eval.utility(self.t, pos, self.root));
+        }
+        None
+    }
+
+    fn paranoid(
+        &mut self,
+        pos: &Position<B>,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if let Some(v) = self.settled(pos, depth, ply) {
+            return v;
+        }
+        let maximizing = pos.side == self.root;
+        let mut moves: Vec<Move> = legal_moves(self.t, pos).to_vec();
+        if moves.is_empty() {
+            return self.eval.utility(self.t, pos, self.root);
+        }
+        self.order(pos, &mut moves, ply);
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        for m in moves {
+            let child = pos.play(self.t, m);
+            let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if maximizing {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                self.killers[ply] = m;
+                break;
+            }
+        }
+        best
+    }
+
+    fn best_reply(
+        &mut self,
+        pos: &Position<B>,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if let Some(v) = self.settled(pos, depth, ply) {
+            return v;
+        }
+        if pos.side == self.root {
+            let mut moves: Vec<Move> = legal_moves(self.t, pos).to_vec();
+            self.order(pos, &mut moves, ply);
+            let mut best = i32::MIN;
+            for m in moves {
+                let child = pos.play(self.t, m);
+                let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
+                if self.aborted {
+                    return 0;
+                }
+                best = best.max(v);
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    self.killers[ply] = m;
+                    break;
+                }
+            }
+            return best;
+        }
+        // The opponent layer: each opponent in turn order may be the one that replies; the
+        // ones before it play their first-ordered move, and so do the ones after it.
+        let mut best = i32::MAX;
+        let mut prefix = *pos;
+        while prefix.side != self.root && !self.finished(&prefix) {
+            let mut moves: Vec<Move> = legal_moves(self.t, &prefix).to_vec();
+            if moves.is_empty() {
+                break;
+            }
+            self.order(&prefix, &mut moves, ply);
+            for &m in &moves {
+                let mut child = prefix.play(self.t, m);
+                while child.side != self.root && !self.finished(&child) {
+                    let Some(d) = self.default_move(&child, ply) else {
+                        break;
+                    };
+                    child = child.play(self.t, d);
+                }
+                let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
+                if self.aborted {
+                    return 0;
+                }
+                best = best.min(v);
+                beta = beta.min(v);
+                if alpha >= beta {
+                    self.killers[ply] = m;
+                    return best;
+                }
+            }
+            prefix = prefix.play(self.t, moves[0]);
+        }
+        if best == i32::MAX {
+            // The searching army was eliminated or the game ended inside the layer.
+            return self.eval.utility(self.t, &prefix, self.root);
+        }
+        best
+    }
+
+    /// The game is over, or the searching army is out of it.
+    fn finished(&self, pos: &Position<B>) -> bool {
+        pos.winner.is_some() || pos.alive.count_ones() <= 1 || !pos.is_alive(self.root)
+    }
+
+    /// The move static ordering ranks first (what a non-searched opponent plays in BRS+).
+    /// It costs a move generation, so it counts as a node.
+    fn default_move(&mut self, pos: &Position<B>, ply: usize) -> Option<Move> {
+        self.nodes += 1;
+        let mut moves: Vec<Move> = legal_moves(self.t, pos).to_vec();
+        self.order(pos, &mut moves, ply);
+        moves.first().copied()
+    }
+
+    /// Captures by victim value (then cheap attackers first), promotions and mergers, the
+    /// killer, then the rest in generation order.
+    fn order(&self, pos: &Position<B>, moves: &mut [Move], ply: usize) {
+        let killer = self.killers.get(ply).copied().unwrap_or(Move::NONE);
+        let key = |m: &Move| -> i32 {
+            if m.kind() == MoveKind::Pass {
+                return 0;
+            }
+            let attacker = pos
+                .piece_at(m.from())
+                .map_or(0, |p| self.eval.piece_value(p.kind()));
+            let victim = match m.kind() {
+                MoveKind::EnPassant => 100,
+                MoveKind::Merge => 0,
+                _ => pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| self.eval.piece_value(p.kind())),
+            };
+            let promo = match m.kind() {
+                MoveKind::Promotion | MoveKind::Merge => self.eval.piece_value(m.piece_kind()),
+                _ => 0,
+            };
+            if victim > 0 || promo > 0 {
+                10_000 + 16 * (victim + promo) - attacker / 16
+            } else if *m == killer {
+                5_000
+            } else {
+                0
+            }
+        };
+        moves.sort_by_key(|m| std::cmp::Reverse(key(m)));
+    }
+}
