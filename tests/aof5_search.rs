@@ -1,0 +1,80 @@
+//! Multi-player search on Armies of Faith: both methods find a winning checkmate, and a
+//! short self-play game runs to its ply limit with legal moves only.
+
+mod common;
+
+use common::*;
+use panoply::game::Game;
+use panoply::games::aof5::eval::Eval;
+use panoply::search::multi_player::{search, Method, MultiLimits};
+use panoply::search::selfplay::{play, SelfPlay};
+use std::sync::atomic::AtomicBool;
+
+/// Catholic to move against a lone Protestant King boxed in on jz1: the Rook move jv3jz3
+/// gives check with no way out, and that third checkmate wins.
+#[test]
+fn both_methods_find_the_winning_checkmate() {
+    let t = tables("aof5");
+    let pieces = [
+        ("as2", "cK"),
+        ("jz1", "pK"),
+        ("jy4", "cR"),
+        ("iy4", "cR"),
+        ("iz4", "cR"),
+        ("jv3", "cR"),
+    ];
+    let pos = parse(&t, &pieces, "c cp - 0 1");
+    let eval = Eval::new(&t);
+    for method in Method::ALL {
+        let limits = MultiLimits {
+            depth: Some(2),
+            ..Default::default()
+        };
+        let r = search(
+            &t,
+            &eval,
+            &pos,
+            &[],
+            method,
+            limits,
+            &AtomicBool::new(false),
+            |_| {},
+        );
+        let best = r.best.expect("a move");
+        let after = pos.play(&t, best);
+        assert_eq!(
+            after.alive,
+            0b0001,
+            "{method:?} played {}",
+            t.shape.cell_name(best.to())
+        );
+        assert!(r.score > 20_000, "{method:?} score {}", r.score);
+    }
+}
+
+#[test]
+fn a_short_self_play_game_keeps_to_the_rules() {
+    let t = tables("aof5-raj");
+    let eval = Eval::new(&t);
+    let config = SelfPlay {
+        methods: vec![
+            Method::Paranoid,
+            Method::BestReply,
+            Method::Paranoid,
+            Method::BestReply,
+        ],
+        limits: MultiLimits {
+            nodes: Some(300),
+            ..Default::default()
+        },
+        max_plies: 16,
+        random_opening: 4,
+    };
+    let record = play(Game::new(t.clone()), &eval, &config, 3);
+    assert_eq!(record.plies, 16);
+    // Replaying the recorded moves through move parsing proves each was legal.
+    let mut game = Game::new(t.clone());
+    for m in &record.moves {
+        game.play_str(m).unwrap();
+    }
+}
