@@ -60,6 +60,7 @@ pub fn run(o: Options) -> Result<(), String> {
     let eval = Eval::new(&t);
     let names = &t.variant.armies;
     let mut wins: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut leads: BTreeMap<&str, usize> = BTreeMap::new();
     let mut seats: BTreeMap<&str, usize> = BTreeMap::new();
     let mut endings: BTreeMap<String, usize> = BTreeMap::new();
     let (mut total_plies, mut total_nodes) = (0usize, 0u64);
@@ -93,7 +94,11 @@ pub fn run(o: Options) -> Result<(), String> {
                 *endings
                     .entry("stopped at the ply limit".into())
                     .or_default() += 1;
-                "stopped at the ply limit".to_string()
+                let leader = record.leader.map_or("nobody".to_string(), |p| {
+                    *leads.entry(methods[p.index()].name()).or_default() += 1;
+                    seat(p.index())
+                });
+                format!("stopped at the ply limit, {leader} ahead")
             }
         };
         let mates: Vec<String> = record
@@ -140,9 +145,10 @@ pub fn run(o: Options) -> Result<(), String> {
     }
     for m in Method::ALL {
         println!(
-            "  {}: {} wins from {} army-games",
+            "  {}: {} wins, ahead in {} unfinished games, from {} army-games",
             m.name(),
             wins.get(m.name()).copied().unwrap_or(0),
+            leads.get(m.name()).copied().unwrap_or(0),
             seats.get(m.name()).copied().unwrap_or(0)
         );
     }

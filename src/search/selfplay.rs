@@ -36,6 +36,8 @@ pub struct Record {
     pub moves: Vec<String>,
     pub checkmates: Vec<Checkmate>,
     pub nodes: u64,
+    /// For a game stopped at the ply limit: the army whose evaluation is best.
+    pub leader: Option<Player>,
 }
 
 /// Plays one game from the game's current position.
@@ -59,6 +61,7 @@ pub fn play<B: BitSet, U: Utility<B>>(
         moves: Vec::new(),
         checkmates: Vec::new(),
         nodes: 0,
+        leader: None,
     };
     while record.plies < config.max_plies {
         if let Some(o) = game.outcome() {
@@ -100,6 +103,12 @@ pub fn play<B: BitSet, U: Utility<B>>(
     }
     if record.outcome.is_none() {
         record.outcome = game.outcome();
+    }
+    if record.outcome.is_none() {
+        record.leader = (0..4u8)
+            .map(Player)
+            .filter(|&p| game.pos.is_alive(p))
+            .max_by_key(|&p| eval.utility(&game.tables, &game.pos, p));
     }
     record
 }
