@@ -78,3 +78,26 @@ fn a_short_self_play_game_keeps_to_the_rules() {
         game.play_str(m).unwrap();
     }
 }
+
+/// The engine's searcher (what the protocols call) answers for the army to move.
+#[test]
+fn the_searcher_plays_four_player_games() {
+    use panoply::search::{Limits, SearchOptions, Searcher};
+    let t = tables("aof5");
+    let mut game = Game::new(t.clone());
+    game.play_str("gs1es1").unwrap();
+    let mut searcher = Searcher::new(t.clone(), SearchOptions::default());
+    for method in Method::ALL {
+        searcher.set_multi_player_method(method);
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let mut infos = 0;
+        let r = searcher.search(&game, &limits, &AtomicBool::new(false), &mut |_| infos += 1);
+        let best = r.best.expect("a move");
+        assert!(game.legal_moves().contains(&best));
+        assert_eq!(game.pos.side, panoply::piece::Player(1));
+        assert_eq!(infos, 1);
+    }
+}

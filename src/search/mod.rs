@@ -2,6 +2,7 @@
 //! per-thread histories, which persist across moves of a game; [`Searcher::search`] runs an
 //! iterative-deepening alpha-beta search (see [`two_player`]) on one or more threads (Lazy
 //! SMP, see [`threads`]) within the given [`Limits`] and reports progress through `on_info`.
+//! Games of more than two players go to [`multi_player`] (paranoid or best-reply search).
 
 pub mod bench;
 pub mod multi_player;
@@ -117,6 +118,8 @@ pub struct Searcher<B: BitSet> {
     options: SearchOptions,
     /// Histories and killers per thread, kept between moves.
     threads: Vec<ordering::ThreadData>,
+    /// How games of more than two players are searched (see [`multi_player`]).
+    multi_player: multi_player::Method,
 }
 
 impl<B: BitSet> Searcher<B> {
@@ -132,7 +135,17 @@ impl<B: BitSet> Searcher<B> {
             eval,
             options,
             threads,
+            multi_player: multi_player::Method::DEFAULT,
         }
+    }
+
+    /// Chooses the search method for games of more than two players.
+    pub fn set_multi_player_method(&mut self, method: multi_player::Method) {
+        self.multi_player = method;
+    }
+
+    pub fn multi_player_method(&self) -> multi_player::Method {
+        self.multi_player
     }
 
     pub fn options(&self) -> SearchOptions {
@@ -176,6 +189,9 @@ impl<B: BitSet> Searcher<B> {
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         self.adopt(game);
+        if self.tables.players() > 2 {
+            return multi_player::search_game(game, self.multi_player, limits, stop, on_info);
+        }
         threads::run(
             &self.tables,
             &self.eval,

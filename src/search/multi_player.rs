@@ -12,7 +12,10 @@
 //! Both use iterative deepening with captures ordered by value, killer moves, and stop on a
 //! node or time budget, keeping the best move of the last finished iteration.
 
+use super::{time, Info, Limits, Score, SearchResult};
 use crate::bitboard::BitSet;
+use crate::game::Game;
+use crate::games::aof5::eval::Eval;
 use crate::movegen::{legal_moves, tables::Tables};
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Kind, Player};
@@ -38,6 +41,8 @@ pub enum Method {
 
 impl Method {
     pub const ALL: [Method; 2] = [Method::Paranoid, Method::BestReply];
+    /// The method that did better in self-play (see the selfplay command).
+    pub const DEFAULT: Method = Method::Paranoid;
 
     pub fn name(self) -> &'static str {
         match self {
@@ -175,6 +180,54 @@ pub fn search<B: BitSet, U: Utility<B>>(
     }
     result.nodes = s.nodes;
     result
+}
+
+/// The [`super::Searcher`] entry for games of more than two players (Armies of Faith, the
+/// only such family): the protocol limits become a depth, node and time budget.
+pub fn search_game<B: BitSet>(
+    game: &Game<B>,
+    method: Method,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let t = &game.tables;
+    let eval = Eval::new(t);
+    let budget = time::budget(limits);
+    let multi = MultiLimits {
+        depth: limits.depth,
+        nodes: limits.nodes,
+        movetime: budget.hard,
+    };
+    let players = t.players() as i32;
+    let score = |s: i32| {
+        let plies = eval.win() - s.abs();
+        if plies <= MAX_PLY as i32 {
+            // A won or lost game in `plies` plies: in moves of the army to move.
+            let moves = (plies + players - 1) / players;
+            Score::Mate(if s > 0 { moves } else { -moves })
+        } else {
+            Score::Cp(s)
+        }
+    };
+    let keys = game.repetition_keys();
+    let r = search(t, &eval, &game.pos, &keys, method, multi, stop, |it| {
+        on_info(&Info {
+            depth: it.depth,
+            seldepth: it.depth,
+            multipv: 1,
+            score: score(it.score),
+            nodes: it.nodes,
+            time: it.time,
+            pv: vec![it.best],
+            hashfull: 0,
+        })
+    });
+    SearchResult {
+        best: r.best,
+        ponder: None,
+        score: score(r.score),
+    }
 }
 
 impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
