@@ -142,16 +142,16 @@ pub fn checkmate<B: BitSet>(t: &Tables<B>, pos: &mut Position<B>, m: Player, v: 
 pub fn outcome<B: BitSet>(game: &Game<B>) -> Option<Outcome> {
     let pos = &game.pos;
     let playing = pos.alive.count_ones();
-    if let Some(w) = pos.winner {
-        return Some(Outcome::Win {
-            winner: w,
-            reason: "second checkmate by a promoted piece".into(),
-        });
-    }
     if playing <= 1 {
         return Some(Outcome::Win {
             winner: Player(pos.alive.trailing_zeros() as u8),
             reason: "third checkmate".into(),
+        });
+    }
+    if let Some(w) = pos.winner {
+        return Some(Outcome::Win {
+            winner: w,
+            reason: "second checkmate by a promoted piece".into(),
         });
     }
     // Passes in a row since the last checkmate (a checkmate changes the armies playing).
