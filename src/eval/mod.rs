@@ -148,6 +148,9 @@ impl<B: BitSet> Evaluator<B> {
             centre_distance,
             start_material: 1,
         };
+        if let Some(pos) = &start {
+            ev.balance_armies(pos);
+        }
         ev.start_material = start
             .map(|pos| {
                 (0..players)
@@ -157,6 +160,26 @@ impl<B: BitSet> Evaluator<B> {
             .unwrap_or(0)
             .max(1);
         ev
+    }
+
+    /// Scales each player's piece values so that every army's starting material is the same.
+    /// The armies are designed to be equally strong, but the published values add up to
+    /// different totals (CwDA: FIDE 32.5, Clobberers 33.75 pawns); taken literally, the engine
+    /// would think one side better from the first move and misjudge draws and trades.
+    fn balance_armies(&mut self, start: &Position<B>) {
+        let totals: Vec<i32> = (0..self.players)
+            .map(|p| self.piece_material(start, Player(p as u8)))
+            .collect();
+        if totals.iter().any(|&m| m <= 0) {
+            return;
+        }
+        let mean = totals.iter().sum::<i32>() as f64 / self.players as f64;
+        for (p, infos) in self.kinds.iter_mut().enumerate() {
+            let factor = mean / totals[p] as f64;
+            for info in infos.iter_mut().filter(|i| is_piece(i)) {
+                info.value = (info.value as f64 * factor).round() as i32;
+            }
+        }
     }
 
     /// The value of a piece kind of player `p` (0 for royals).
@@ -519,6 +542,19 @@ mod tests {
             let a = white_view(variant, fen);
             let b = white_view(&swapped, &mirror_fen(fen));
             assert_eq!(a, -b, "{variant} {fen}");
+        }
+    }
+
+    #[test]
+    fn every_cwda_start_position_is_nearly_level() {
+        for name in crate::games::names()
+            .iter()
+            .filter(|n| n.starts_with("cwda-"))
+        {
+            let t = tables(name);
+            let pos = crate::position::fen::parse(&t, &t.variant.start_position).unwrap();
+            let s = Evaluator::new(&t).evaluate(&t, &pos);
+            assert!(s.abs() <= TEMPO + COLOUR_PAIR_BONUS + 20, "{name}: {s}");
         }
     }
 

@@ -201,9 +201,10 @@ fn repeating_a_position_is_scored_as_a_draw() {
         g.play_str(m).unwrap();
     }
     let (r, _) = run(&g, &depth(6), 1);
+    // A draw is worth the contempt below zero to the side that searches.
     assert_eq!(
         r.score,
-        Score::Cp(0),
+        Score::Cp(-two_player::DRAW_CONTEMPT),
         "best {}",
         g.format_move(r.best.unwrap())
     );

@@ -81,7 +81,7 @@ pub fn run<B: BitSet>(
                 .name(format!("search-helper-{}", i + 1))
                 .stack_size(STACK_SIZE)
                 .spawn_scoped(s, move || {
-                    let mut w = Worker::new(shared, d, false, keys);
+                    let mut w = Worker::new(shared, d, false, keys, pos.side);
                     let mut root = root;
                     let first = 1 + (i as i32 + 1) % 2;
                     iterate(
@@ -158,7 +158,7 @@ fn main_search<B: BitSet>(
     budget: Budget,
     tx: mpsc::Sender<Info>,
 ) -> SearchResult {
-    let mut w = Worker::new(shared, data, true, keys);
+    let mut w = Worker::new(shared, data, true, keys, pos.side);
     let lines = options.multi_pv.min(root.len());
     let mut best_score = -INFINITY;
     let mut report = |w: &mut Worker<'_, '_, B>, root: &[RootMove], depth: i32| -> bool {

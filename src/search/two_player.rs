@@ -20,6 +20,9 @@ use crate::variant::StalemateRule;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// What a draw costs the searching side, in centipawns.
+pub const DRAW_CONTEMPT: i32 = 15;
+
 /// How often (in nodes) the main thread looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -62,6 +65,8 @@ pub struct Worker<'a, 'd, B: BitSet> {
     /// Per ply: the move that led to this ply's position and its history slot.
     path: Vec<Option<usize>>,
     reductions: Vec<[u8; 64]>,
+    /// The side to move at the root (whose draws cost [`DRAW_CONTEMPT`]).
+    root_side: Player,
 }
 
 impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
@@ -70,6 +75,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         data: &'d mut ThreadData,
         is_main: bool,
         game_keys: Vec<u64>,
+        root_side: Player,
     ) -> Self {
         let reductions = (0..64)
             .map(|d: usize| {
@@ -94,6 +100,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             path: vec![None; MAX_PLY + 2],
             reductions,
+            root_side,
         }
     }
 
@@ -160,11 +167,22 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
     }
 
     /// Score when the side to move has no legal move.
-    fn no_moves_score(&self, in_check: bool, ply: usize) -> i32 {
+    fn no_moves_score(&self, pos: &Position<B>, in_check: bool, ply: usize) -> i32 {
         if in_check || self.shared.t.variant.stalemate == StalemateRule::Loss {
             -MATE + ply as i32
         } else {
-            0
+            self.draw_score(pos)
+        }
+    }
+
+    /// A draw is worth a little less than nothing to the side that searches: it plays on
+    /// in equal positions rather than repeat (but takes a draw when it is worse).
+    #[inline]
+    fn draw_score(&self, pos: &Position<B>) -> i32 {
+        if pos.side == self.root_side {
+            -DRAW_CONTEMPT
+        } else {
+            DRAW_CONTEMPT
         }
     }
 
@@ -299,7 +317,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         }
         self.seldepth = self.seldepth.max(ply);
         if self.is_draw(pos) {
-            return 0;
+            return self.draw_score(pos);
         }
         if let Some(v) = self.terminal(pos, ply) {
             return v;
@@ -371,7 +389,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let mut moves = self.generate_all(pos, ply);
         if moves.is_empty() {
             self.data.move_stack[ply] = moves;
-            return self.no_moves_score(in_check, ply);
+            return self.no_moves_score(pos, in_check, ply);
         }
         // Internal iterative reduction: without a hash move, a PV or deep node is likely
         // mis-ordered; search it a little shallower.
@@ -590,7 +608,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             generate(t, pos, &mut AllSink { out: &mut moves });
             if moves.is_empty() {
                 self.data.move_stack[ply] = moves;
-                return self.no_moves_score(true, ply);
+                return self.no_moves_score(pos, true, ply);
             }
         } else {
             let enemies = pos.enemies(pos.side);
@@ -670,7 +688,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             return None;
         }
         crate::games::swda::bare_king_verdict(t, pos).map(|v| match v {
-            crate::games::swda::BareKing::Draw => 0,
+            crate::games::swda::BareKing::Draw => self.draw_score(pos),
             crate::games::swda::BareKing::Win(w) if w == pos.side => MATE - ply as i32,
             crate::games::swda::BareKing::Win(_) => -MATE + ply as i32,
         })
