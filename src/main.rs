@@ -5,7 +5,7 @@ mod selfplay;
 use clap::{Parser, Subcommand};
 use panoply::bitboard::BitSet;
 use panoply::game::AnyTables;
-use panoply::movegen::{legal_moves, notation::format_move, perft, tables::Tables};
+use panoply::movegen::{cost, legal_moves, notation::format_move, perft, tables::Tables};
 use panoply::position::{display::diagram, fen, Position};
 use panoply::search::SearchOptions;
 use panoply::with_tables;
@@ -87,6 +87,9 @@ enum Command {
         /// Perft depth for Armies of Faith (four players, 10x8x4).
         #[arg(long, default_value_t = 3)]
         aof_depth: u32,
+        /// Perft depth for the Missionary cubic variants (6x6x8, drops).
+        #[arg(long, default_value_t = 3)]
+        missionary_depth: u32,
         /// Fixed search depth for the search bench (0 skips it).
         #[arg(long, default_value_t = 8)]
         search_depth: u32,
@@ -167,8 +170,10 @@ fn main() -> ExitCode {
         Some(Command::Bench {
             depth,
             aof_depth,
+            missionary_depth,
             search_depth,
-        }) => run_bench(depth, aof_depth).and_then(|()| run_search_bench(search_depth)),
+        }) => run_bench(depth, aof_depth, missionary_depth)
+            .and_then(|()| run_search_bench(search_depth)),
         Some(Command::Search {
             variant,
             fen,
@@ -261,7 +266,7 @@ fn run_show(variant: &str, fen_text: Option<&str>) -> Result<(), Failure> {
     Ok(())
 }
 
-fn run_bench(depth: u32, aof_depth: u32) -> Result<(), Failure> {
+fn run_bench(depth: u32, aof_depth: u32, missionary_depth: u32) -> Result<(), Failure> {
     let pairings = [
         "chess",
         "cwda-clobberers-nutty",
@@ -286,8 +291,15 @@ fn run_bench(depth: u32, aof_depth: u32) -> Result<(), Failure> {
         "total {total_nodes} nodes {:.1} Mnps",
         total_nodes as f64 / secs / 1e6
     );
-    // The four-player 3D game: a 320-cell board and three opponents per legality test.
-    for (name, d) in [("aof5", aof_depth)] {
+    // The four-player 3D game: a 320-cell board and three opponents per legality test; the
+    // Missionary cubic variants: 288 cells, 27 piece kinds, drops.
+    let cubic = [
+        ("aof5", aof_depth),
+        ("missionary", missionary_depth),
+        ("missiogi", missionary_depth),
+        ("frontofhouse", missionary_depth),
+    ];
+    for (name, d) in cubic {
         let tables = AnyTables::by_name(name)?;
         with_tables!(&tables, t => {
             let pos = position(t, None)?;
@@ -297,7 +309,35 @@ fn run_bench(depth: u32, aof_depth: u32) -> Result<(), Failure> {
             println!("{name:<28} perft {d} {n:>12} nodes {:>8.1} Mnps (1 thread)", n as f64 / secs / 1e6);
         });
     }
+    let (chess, cube) = generation_costs("chess", "missionary")?;
+    println!(
+        "move generation per generated move: chess {chess:.1} ns, missionary {cube:.1} ns, \
+         3D/2D ratio {:.2}",
+        cube / chess
+    );
     Ok(())
+}
+
+/// Nanoseconds per generated legal move of two variants, on positions from random games of
+/// each, measured in alternating rounds.
+fn generation_costs(a: &str, b: &str) -> Result<(f64, f64), Failure> {
+    let (ta, tb) = (AnyTables::by_name(a)?, AnyTables::by_name(b)?);
+    let samples = |any: &AnyTables| -> Result<Box<dyn FnMut(&mut cost::Cost)>, Failure> {
+        Ok(with_tables!(any, t => {
+            let t = t.clone();
+            let start = position(&t, None)?;
+            let positions = cost::sample_positions(&t, &start, 16, 40, 0xC0575);
+            Box::new(move |c: &mut cost::Cost| cost::generation_round(&t, &positions, c))
+        }))
+    };
+    let (mut run_a, mut run_b) = (samples(&ta)?, samples(&tb)?);
+    let (mut ca, mut cb) = (cost::Cost::default(), cost::Cost::default());
+    let start = Instant::now();
+    while start.elapsed().as_secs_f64() < 2.0 {
+        run_a(&mut ca);
+        run_b(&mut cb);
+    }
+    Ok((ca.nanos_per_move(), cb.nanos_per_move()))
 }
 
 fn run_search_bench(depth: u32) -> Result<(), Failure> {

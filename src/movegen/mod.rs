@@ -3,6 +3,7 @@
 //! shield the King from a slider or lame leaper, and en passant need a test; all others are
 //! legal as generated, which lets perft count whole target sets with one popcount.
 
+pub mod cost;
 pub mod notation;
 pub mod perft;
 pub mod tables;
