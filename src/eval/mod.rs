@@ -202,6 +202,19 @@ impl<B: BitSet> Evaluator<B> {
             .sum()
     }
 
+    /// Pieces in hand (drop games) at their board value plus a tenth: a drop can put them
+    /// on any empty cell, so they are at least as useful as on the board.
+    pub fn hand_material(&self, pos: &Position<B>, p: Player) -> i32 {
+        let Some(hand) = pos.hands.get(p.index()) else {
+            return 0;
+        };
+        hand.iter()
+            .zip(&self.kinds[p.index()])
+            .filter(|(&n, _)| n > 0)
+            .map(|(&n, info)| info.value * 11 / 10 * n as i32)
+            .sum()
+    }
+
     /// Static score in centipawns from the side to move's point of view.
     pub fn evaluate(&self, t: &Tables<B>, pos: &Position<B>) -> i32 {
         let mut material = [0i32; 4];
@@ -214,6 +227,7 @@ impl<B: BitSet> Evaluator<B> {
             if !pos.is_alive(player) {
                 continue;
             }
+            material[p] += self.hand_material(pos, player);
             let mut colours = [false; 2];
             for (k, info) in self.kinds[p].iter().enumerate() {
                 let bb = pos.pieces(player, Kind(k as u8));
