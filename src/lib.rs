@@ -5,15 +5,19 @@
 //! [`geometry`] and [`bitboard`] (cells and cell sets), [`piece`] (pieces as data),
 //! [`variant`] and [`games`] (rules as data), [`movegen`] (tables, legal moves, perft),
 //! [`position`] (the board state and position strings), [`game`] (the width choice).
+//! Beside them: [`tournament`] (`panoply match`, engines as child processes) and [`interop`]
+//! (other engines' conventions).
 
 pub mod bitboard;
 pub mod eval;
 pub mod game;
 pub mod games;
 pub mod geometry;
+pub mod interop;
 pub mod movegen;
 pub mod moves;
 pub mod piece;
 pub mod position;
 pub mod search;
+pub mod tournament;
 pub mod variant;

@@ -1,5 +1,6 @@
 //! The `panoply` command line.
 
+mod match_command;
 mod selfplay;
 
 use clap::{Parser, Subcommand};
@@ -114,6 +115,10 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// Run a tournament between engines, refereed by Panoply's rules.
+    Match(match_command::MatchArgs),
+    /// Build an opening book from an engine's analysis.
+    Book(match_command::BookArgs),
 }
 
 /// A user-facing failure: printed as one line on stderr, exit code 2.
@@ -194,6 +199,8 @@ fn main() -> ExitCode {
                 multi_pv: 1,
             },
         ),
+        Some(Command::Match(args)) => match_command::run_match_command(args).map_err(Failure),
+        Some(Command::Book(args)) => match_command::run_book_command(args).map_err(Failure),
         None => Err(Failure("no command given (try `panoply --help`)".into())),
     };
     match result {

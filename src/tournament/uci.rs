@@ -1,0 +1,236 @@
+//! The referee's side of UCI: handshake, `UCI_Variant`, `position ... moves`, `go` with the
+//! clocks, `bestmove`. Panoply's four-player games use the same commands; as UCI's clock
+//! fields name only White and Black, both carry the clock of the seat to move.
+
+use super::client::{
+    engine_variant_name, EngineClient, EngineReply, GameSetup, Score, SearchInfo, ThinkRequest,
+    HANDSHAKE_TIMEOUT,
+};
+use super::engine_config::EngineConfig;
+use super::process::{EngineError, EngineProcess};
+use super::time_control::TimeControl;
+use std::time::{Duration, Instant};
+
+pub struct UciClient {
+    cfg: EngineConfig,
+    process: EngineProcess,
+    /// Option names the engine declared.
+    options: Vec<String>,
+    standard_start: bool,
+    start_position: String,
+    control: Option<TimeControl>,
+}
+
+/// Reads `score cp N` / `score mate N` and `depth N` from an `info` line.
+pub fn parse_info(line: &str, info: &mut SearchInfo) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1);
+        let after = words.get(i + 2);
+        match *w {
+            "depth" => {
+                if let Some(d) = next.and_then(|s| s.parse().ok()) {
+                    info.depth = Some(d);
+                }
+            }
+            "score" => match (next, after.and_then(|s| s.parse().ok())) {
+                (Some(&"cp"), Some(v)) => info.score = Some(Score::Centipawns(v)),
+                (Some(&"mate"), Some(v)) => info.score = Some(Score::Mate(v)),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}
+
+/// The option name in `option name <NAME> type ...`.
+fn declared_option(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("option name ")?;
+    let end = rest.find(" type ").unwrap_or(rest.len());
+    Some(rest[..end].trim().to_string())
+}
+
+impl UciClient {
+    pub fn start(cfg: &EngineConfig, label: &str) -> Result<UciClient, EngineError> {
+        let mut process = EngineProcess::spawn(cfg, label)?;
+        process.send("uci")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let mut options = Vec::new();
+        process.recv_until(deadline, "uciok", |line| {
+            if let Some(name) = declared_option(line) {
+                options.push(name);
+            }
+            (line == "uciok").then_some(())
+        })?;
+        let mut client = UciClient {
+            cfg: cfg.clone(),
+            process,
+            options,
+            standard_start: true,
+            start_position: String::new(),
+            control: None,
+        };
+        for (name, value) in cfg.options.clone() {
+            if !client.has_option(&name) {
+                log::warn!("{label}: the engine declares no option '{name}'; sending it anyway");
+            }
+            client
+                .process
+                .send(&format!("setoption name {name} value {value}"))?;
+        }
+        client.sync()?;
+        Ok(client)
+    }
+
+    fn has_option(&self, name: &str) -> bool {
+        self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    fn sync(&mut self) -> Result<(), EngineError> {
+        self.process.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        self.process
+            .recv_until(deadline, "readyok", |l| (l == "readyok").then_some(()))
+    }
+
+    fn go_command(&self, r: &ThinkRequest) -> String {
+        let ms = |d: Duration| d.as_millis();
+        if let Some(TimeControl::PerMove(d)) = self.control {
+            return format!("go movetime {}", ms(d));
+        }
+        let (white, black) = if r.clocks.len() == 2 {
+            (r.clocks[0], r.clocks[1])
+        } else {
+            (r.clocks[r.seat], r.clocks[r.seat])
+        };
+        let inc = ms(r.increment);
+        let mut go = format!(
+            "go wtime {} btime {} winc {inc} binc {inc}",
+            ms(white),
+            ms(black)
+        );
+        if let Some(m) = r.moves_to_go {
+            go.push_str(&format!(" movestogo {m}"));
+        }
+        go
+    }
+
+    /// Sends `position` for the game so far.
+    pub fn send_position(&mut self, moves: &[String]) -> Result<(), EngineError> {
+        let mut cmd = if self.standard_start {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {}", self.start_position)
+        };
+        if !moves.is_empty() {
+            cmd.push_str(" moves ");
+            cmd.push_str(&moves.join(" "));
+        }
+        self.process.send(&cmd)
+    }
+
+    /// Runs `go` with `go_args` and returns the best move with the info lines seen.
+    pub fn search(
+        &mut self,
+        go_args: &str,
+        deadline: Instant,
+        mut on_info: impl FnMut(&str),
+    ) -> Result<(String, SearchInfo), EngineError> {
+        self.process.send(&format!("go {go_args}"))?;
+        self.wait_bestmove(deadline, &mut on_info)
+    }
+
+    fn wait_bestmove(
+        &mut self,
+        deadline: Instant,
+        on_info: &mut dyn FnMut(&str),
+    ) -> Result<(String, SearchInfo), EngineError> {
+        let mut info = SearchInfo::default();
+        let mv = self.process.recv_until(deadline, "bestmove", |line| {
+            if line.starts_with("info ") {
+                parse_info(line, &mut info);
+                on_info(line);
+                return None;
+            }
+            let rest = line.strip_prefix("bestmove")?;
+            Some(rest.split_whitespace().next().unwrap_or("").to_string())
+        })?;
+        Ok((mv, info))
+    }
+
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        self.process
+            .send(&format!("setoption name {name} value {value}"))
+    }
+}
+
+impl EngineClient for UciClient {
+    fn name(&self) -> &str {
+        &self.cfg.name
+    }
+
+    fn new_game(&mut self, setup: &GameSetup) -> Result<(), EngineError> {
+        let variant = engine_variant_name(&self.cfg, &setup.variant);
+        if self.has_option("UCI_Variant") {
+            self.set_option("UCI_Variant", &variant)?;
+        } else if variant != "chess" {
+            return Err(EngineError::Unsupported(format!(
+                "no UCI_Variant option, cannot play {variant}"
+            )));
+        }
+        self.standard_start = setup.standard_start;
+        self.start_position = setup.start_position.clone();
+        self.control = Some(setup.control);
+        self.process.send("ucinewgame")?;
+        self.sync()
+    }
+
+    fn think(&mut self, r: &ThinkRequest) -> Result<EngineReply, EngineError> {
+        self.send_position(r.moves)?;
+        let go = self.go_command(r);
+        self.process.send(&go)?;
+        let (mv, info) = self.wait_bestmove(r.deadline, &mut |_| {})?;
+        Ok(EngineReply::Move { mv, info })
+    }
+
+    fn game_over(&mut self, _result: &str, _reason: &str) {
+        // UCI has no result command; the next `ucinewgame` starts afresh.
+    }
+
+    fn shut_down(&mut self) {
+        self.process.shut_down("quit", Duration::from_millis(500));
+    }
+
+    fn kill(&mut self) {
+        self.process.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_give_score_and_depth() {
+        let mut info = SearchInfo::default();
+        parse_info(
+            "info depth 12 seldepth 20 score cp -35 nodes 1000 pv e2e4",
+            &mut info,
+        );
+        assert_eq!(info.depth, Some(12));
+        assert_eq!(info.score, Some(Score::Centipawns(-35)));
+        parse_info("info depth 13 score mate 3 pv e2e4", &mut info);
+        assert_eq!(info.score, Some(Score::Mate(3)));
+        parse_info("info string hello", &mut info);
+        assert_eq!(info.depth, Some(13));
+    }
+
+    #[test]
+    fn option_names_may_have_spaces() {
+        assert_eq!(
+            declared_option("option name White Army type combo default fide var fide"),
+            Some("White Army".into())
+        );
+        assert_eq!(declared_option("id name X"), None);
+    }
+}
