@@ -48,6 +48,9 @@ enum Command {
         variant: String,
         #[arg(long)]
         fen: Option<String>,
+        /// Moves to play first, separated by spaces.
+        #[arg(long, default_value = "")]
+        moves: String,
     },
     /// List every variant name this build knows.
     Variants,
@@ -143,7 +146,11 @@ fn main() -> ExitCode {
             divide,
             threads,
         }) => run_perft(depth, &variant, fen.as_deref(), divide, threads),
-        Some(Command::Show { variant, fen }) => run_show(&variant, fen.as_deref()),
+        Some(Command::Show {
+            variant,
+            fen,
+            moves,
+        }) => run_show(&variant, fen.as_deref(), &moves),
         Some(Command::Selfplay {
             variant,
             games,
@@ -260,10 +267,16 @@ fn report_speed(nodes: u64, start: Instant) {
     );
 }
 
-fn run_show(variant: &str, fen_text: Option<&str>) -> Result<(), Failure> {
+fn run_show(variant: &str, fen_text: Option<&str>, moves: &str) -> Result<(), Failure> {
     let tables = AnyTables::by_name(variant)?;
     with_tables!(&tables, t => {
-        let pos = position(t, fen_text)?;
+        let start = fen_text.unwrap_or(&t.variant.start_position);
+        let mut game = panoply::game::Game::from_position_string(t.clone(), start)
+            .map_err(|e| Failure(format!("bad position string: {e}")))?;
+        for mv in moves.split_whitespace() {
+            game.play_str(mv)?;
+        }
+        let pos = game.pos;
         print!("{}", diagram(t, &pos));
         println!("{}", fen::format(t, &pos));
         let mut moves: Vec<String> = legal_moves(t, &pos).iter().map(|&m| format_move(t, m)).collect();

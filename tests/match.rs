@@ -255,3 +255,67 @@ fn fairy_max_plays_cwda_against_itself() {
     let row = table_row(&run.stdout, "Fairy-Max");
     assert_eq!(row.last().unwrap(), "0", "no forfeits");
 }
+
+#[test]
+fn four_player_games_are_refereed_and_recorded() {
+    // Random movers (legal moves from `panoply show`) in Armies of Faith: two engines sit
+    // a b a b, then b a b a; the move limit ends the games in a draw.
+    let bin = env!("CARGO_BIN_EXE_panoply");
+    let run = run_match(
+        &[
+            "random.engine",
+            "illegal.engine",
+            "random.engine",
+            "--variant",
+            "aof5",
+            "--games",
+            "2",
+            "--tc",
+            "10+0.1",
+            "--max-plies",
+            "16",
+            "--quiet",
+        ],
+        &[("PANOPLY_BIN", bin)],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.games.len(), 6);
+    for g in &run.games {
+        assert_eq!(g.tags["Players"], "4");
+        assert_eq!(g.tags["Variant"], "aof5");
+        let seats = ["Catholic", "Protestant", "Islamic", "Byzantine"].map(|s| g.tags[s].clone());
+        assert_eq!(seats[0], seats[2]);
+        assert_eq!(seats[1], seats[3]);
+        if seats.contains(&"Illegal".to_string()) {
+            // The first Illegal seat forfeits at its first move; the others share the point.
+            let (result, plies) = if seats[0] == "Illegal" {
+                ("0-1/3-1/3-1/3", "0")
+            } else {
+                ("1/3-0-1/3-1/3", "1")
+            };
+            assert_eq!(g.tags["Result"], result);
+            assert_eq!(g.tags["PlyCount"], plies);
+            assert_eq!(g.tags["Termination"], "rules infraction");
+            assert!(
+                g.movetext.contains("forfeits: illegal move"),
+                "{}",
+                g.movetext
+            );
+        } else {
+            assert_eq!(g.tags["Result"], "1/4-1/4-1/4-1/4");
+            assert_eq!(g.tags["Termination"], "adjudication");
+            assert_eq!(g.tags["PlyCount"], "16");
+            // Moves carry their army's letter; a move number starts each round.
+            assert!(
+                g.movetext.trim_start().starts_with("1. c:"),
+                "{}",
+                g.movetext
+            );
+            assert!(g.movetext.contains(" b:"), "{}", g.movetext);
+            assert!(g.movetext.contains(" 2. c:"), "{}", g.movetext);
+        }
+    }
+    let illegal = table_row(&run.stdout, "Illegal");
+    assert_eq!(illegal[2..4], ["4", "1.3"]);
+    assert_eq!(illegal.last().unwrap(), "4", "four forfeits");
+}

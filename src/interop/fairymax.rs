@@ -72,6 +72,17 @@ pub fn letters(army: Army) -> [char; 4] {
     }
 }
 
+/// The slots of those pieces in XBoard's piece-to-character table (the string after `#` on
+/// each `Game: fairy/...` line of fmax.ini: `PNBRQFEACWMOHIJGDVLSUK...`), in the same order.
+pub fn slots(army: Army) -> [usize; 4] {
+    match army {
+        Army::Fide => [3, 1, 2, 4],
+        Army::Clobberers => [13, 6, 8, 7],
+        Army::Nutty => [14, 12, 20, 16],
+        Army::Rookies => [19, 14, 17, 16],
+    }
+}
+
 /// Panoply's letter for the piece Fairy-Max writes as `letter` in `army` (any case in, lower
 /// case out).
 pub fn letter_from_fairy_max(army: Army, letter: char) -> Option<char> {
@@ -153,6 +164,26 @@ mod tests {
         assert_eq!(move_to_fairy_max(Army::Rookies, "a7a8m"), "a7a8w");
         assert_eq!(move_to_fairy_max(Army::Fide, "a7a8q"), "a7a8q");
         assert_eq!(move_to_fairy_max(Army::Nutty, "e2e4"), "e2e4");
+    }
+
+    #[test]
+    fn slots_match_fairy_maxs_setup_strings() {
+        // White's half of the piece-to-char strings of `Game: fairy/Nutters-Rookies` and
+        // `Game: fairy/Clobberers-FIDE` in fmax.ini.
+        let nutters = "P...........H.T.C...UK";
+        let rookies = "P.............W.MH.S.K";
+        let clobberers = "P.....EAC....LK";
+        for (army, table) in [
+            (Army::Nutty, nutters),
+            (Army::Rookies, rookies),
+            (Army::Clobberers, clobberers),
+            (Army::Fide, "PNBRQ"),
+        ] {
+            for (slot, letter) in slots(army).into_iter().zip(letters(army)) {
+                let at = table.chars().nth(slot).unwrap();
+                assert_eq!(at, letter.to_ascii_uppercase(), "{army:?} slot {slot}");
+            }
+        }
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub trait Board: Send {
     fn legal_moves(&self) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
     fn position_string(&self) -> String;
+    /// Bit p set: player p is still playing (four-player games eliminate checkmated armies).
+    fn alive_mask(&self) -> u8;
     /// Only royal pieces on the board and nothing in hand: no one can ever win.
     fn only_royals_left(&self) -> bool;
 }
@@ -51,6 +53,10 @@ impl<B: BitSet> Board for Game<B> {
 
     fn position_string(&self) -> String {
         Game::position_string(self)
+    }
+
+    fn alive_mask(&self) -> u8 {
+        self.pos.alive
     }
 
     fn only_royals_left(&self) -> bool {

@@ -11,8 +11,9 @@
 //!   Catholics won), `1/4-1/4-1/4-1/4` (draw), `0-1/3-1/3-1/3` (the Catholics forfeited).
 //! - Every move is prefixed by its army's letter and a colon (`c:js3jt3`); a move number starts
 //!   each round of turns (a turn that comes back to an earlier or the same army in the order
-//!   c p i b). Passes are written `pass`; checkmates, being automatic, are not moves: they are
-//!   visible in the position and in the comments.
+//!   c p i b). Passes are written `pass`. Checkmates, being automatic, are not moves: the
+//!   comment of the move after which they happened names the eliminated armies
+//!   (`{+0.35/6 0.20s; checkmated: Protestant}`).
 
 use super::referee::GameRecord;
 use super::time_control::TimeControl;

@@ -304,11 +304,30 @@ impl GameInProgress {
     }
 
     fn push_move(&mut self, seat: usize, mv: &str, comment: Option<String>) {
+        let before = self.board.alive_mask();
         let mv = self
             .board
             .play(mv)
             .expect("the referee plays only legal moves");
+        let comment = self.with_events(comment, before);
         self.record.moves.push(RecordedMove { mv, seat, comment });
+    }
+
+    /// Adds the armies eliminated by the automatic checkmates after a move to its comment.
+    fn with_events(&self, comment: Option<String>, alive_before: u8) -> Option<String> {
+        let gone = alive_before & !self.board.alive_mask();
+        if gone == 0 {
+            return comment;
+        }
+        let names: Vec<&str> = (0..self.record.seat_names.len())
+            .filter(|s| gone >> s & 1 != 0)
+            .map(|s| self.record.seat_names[s].as_str())
+            .collect();
+        let event = format!("checkmated: {}", names.join(", "));
+        Some(match comment {
+            Some(c) => format!("{c}; {event}"),
+            None => event,
+        })
     }
 
     /// Asks the seat's engine for a move and plays it.
@@ -343,12 +362,14 @@ impl GameInProgress {
                         format!("lost on time ({:.3} s used)", used.as_secs_f64()),
                     ));
                 }
+                let before = self.board.alive_mask();
                 match self.board.play(&mv) {
                     Ok(canonical) => {
+                        let comment = self.with_events(Some(format_comment(&info, used)), before);
                         self.record.moves.push(RecordedMove {
                             mv: canonical,
                             seat,
-                            comment: Some(format_comment(&info, used)),
+                            comment,
                         });
                         Ok(())
                     }
