@@ -11,6 +11,7 @@ use crate::geometry::Cell;
 use crate::movegen::tables::Tables;
 use crate::piece::{Kind, Player};
 use crate::position::Position;
+use crate::variant::{RoyalRule, Variant};
 use values::{cell_parity, mobility, value_from_mobility, PAWN_VALUE};
 
 /// Bonus for colour-bound pieces of one side on both cell colours (RULES/seed 001: +0.5).
@@ -66,6 +67,24 @@ pub struct Evaluator<B: BitSet> {
     near: Vec<B>,
     /// Non-pawn, non-royal material of all players at the start: the phase scale.
     start_material: i32,
+    /// Under the lone-royal rule (SwDA) every royal beyond the first is a spare that may be
+    /// lost: worth the royal kind's published value (the Crown Prince's).
+    spare_royal_value: i32,
+}
+
+/// Where pieces change type when they move (Cyclical Armies), a piece is worth what it is and
+/// what it becomes on its next move: the average of the two types' values.
+fn blend_with_next_type(v: &Variant, p: Player, infos: &mut [KindInfo]) {
+    if v.morph.is_empty() {
+        return;
+    }
+    let now: Vec<i32> = infos.iter().map(|i| i.value).collect();
+    for (k, info) in infos.iter_mut().enumerate() {
+        let next = v.morph_of(p, Kind(k as u8)).index();
+        if !info.royal {
+            info.value = (now[k] + now[next]) / 2;
+        }
+    }
 }
 
 /// Whether `kind` is worth counting as material that can mate or build threats.
@@ -118,6 +137,7 @@ impl<B: BitSet> Evaluator<B> {
                 }
                 infos.push(info);
             }
+            blend_with_next_type(&t.variant, player, &mut infos);
             kinds.push(infos);
         }
         let pawns = (0..players)
@@ -147,6 +167,17 @@ impl<B: BitSet> Evaluator<B> {
                 .collect(),
             centre_distance,
             start_material: 1,
+            spare_royal_value: match t.variant.royal_rule {
+                RoyalRule::LoneRoyalOnly => t
+                    .variant
+                    .pieces
+                    .iter()
+                    .filter(|d| d.royal)
+                    .filter_map(|d| d.value)
+                    .max()
+                    .unwrap_or(0),
+                RoyalRule::Each => 0,
+            },
         };
         if let Some(pos) = &start {
             ev.balance_armies(pos);
@@ -229,6 +260,10 @@ impl<B: BitSet> Evaluator<B> {
             }
             material[p] += self.hand_material(pos, player);
             let mut colours = [false; 2];
+            if self.spare_royal_value > 0 {
+                let spares = pos.royals(t, player).count().saturating_sub(1);
+                material[p] += self.spare_royal_value * spares as i32;
+            }
             for (k, info) in self.kinds[p].iter().enumerate() {
                 let bb = pos.pieces(player, Kind(k as u8));
                 if bb.is_empty() {

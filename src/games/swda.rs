@@ -102,11 +102,16 @@ pub fn army_kind(army: Army, slot: usize) -> Kind {
     Kind((2 + 4 * a + slot) as u8)
 }
 
-/// The Crown Prince's value (seed 004: 14 quarters); Kings are royal and have none.
+/// The Crown Prince's value (seed 004: 14 quarters).
 pub const CROWN_PRINCE_VALUE: i32 = quarters(14);
 
+/// Kings and Crown Princes: while two or more stand, each beyond the first is a piece that
+/// may be lost, worth a Crown Prince (evaluation reads this value only under the lone-royal
+/// rule).
 fn king() -> PieceDef {
-    PieceDef::from_betza("King", "K", "K").royal()
+    PieceDef::from_betza("King", "K", "K")
+        .royal()
+        .valued(CROWN_PRINCE_VALUE)
 }
 
 fn pawn() -> PieceDef {

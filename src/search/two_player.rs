@@ -11,6 +11,7 @@ use super::tt::{Bound, Entry, TranspositionTable};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
+use crate::games::swda::{bare_king_verdict, BareKing};
 use crate::movegen::tables::Tables;
 use crate::movegen::{generate, is_in_check};
 use crate::moves::{Move, MoveKind};
@@ -149,6 +150,20 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             .nodes
             .fetch_add(self.unreported, Ordering::Relaxed);
         self.unreported = 0;
+    }
+
+    /// A game end that a family rule decides before any move is generated: SwDA's bare
+    /// king (both bare draws; a bare side loses unless it can bare the other at once).
+    fn rule_end_score(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
+        let t = self.shared.t;
+        if !t.variant.bare_king {
+            return None;
+        }
+        Some(match bare_king_verdict(t, pos)? {
+            BareKing::Draw => 0,
+            BareKing::Win(p) if p == pos.side => MATE - ply as i32,
+            BareKing::Win(_) => -MATE + ply as i32,
+        })
     }
 
     fn is_draw(&self, pos: &Position<B>) -> bool {
@@ -321,6 +336,9 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         }
         if let Some(v) = self.terminal(pos, ply) {
             return v;
+        }
+        if let Some(score) = self.rule_end_score(pos, ply) {
+            return score;
         }
         if ply >= MAX_PLY {
             return self.data.evaluate(self.shared.t, self.shared.ev, pos);
@@ -571,6 +589,9 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        if let Some(score) = self.rule_end_score(pos, ply) {
+            return score;
+        }
         let t = self.shared.t;
         let ev = self.shared.ev;
         if ply >= MAX_PLY {
