@@ -18,6 +18,7 @@ pub mod movegen;
 pub mod moves;
 pub mod piece;
 pub mod position;
+pub mod protocol;
 pub mod search;
 pub mod tournament;
 pub mod variant;

@@ -14,6 +14,8 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Without a subcommand, panoply speaks UCI or XBoard on stdin/stdout (the first command,
+/// `uci` or `xboard`, decides).
 #[derive(Parser)]
 #[command(
     name = "panoply",
@@ -208,7 +210,10 @@ fn main() -> ExitCode {
         ),
         Some(Command::Match(args)) => match_command::run_match_command(args).map_err(Failure),
         Some(Command::Book(args)) => match_command::run_book_command(args).map_err(Failure),
-        None => Err(Failure("no command given (try `panoply --help`)".into())),
+        None => {
+            panoply::protocol::run();
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

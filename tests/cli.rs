@@ -264,9 +264,11 @@ fn variants_lists_every_pairing() {
 }
 
 #[test]
-fn no_command_and_unknown_command_fail_cleanly() {
+fn no_command_runs_the_protocol_loop_and_unknown_command_fails_cleanly() {
+    // Without a subcommand panoply waits for `uci` or `xboard`; at the end of input it stops.
     let o = panoply(&[]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty());
     assert!(!stderr(&o).contains("panicked"));
     let o = panoply(&["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));

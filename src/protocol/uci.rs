@@ -1,0 +1,378 @@
+//! UCI. Variants are chosen with the `UCI_Variant` option, whose choices are every name in
+//! the registry (army pairings are variant names, e.g. `cwda-nutty-rookies`).
+
+use super::session::{default_options, Finished, Report, Session};
+use super::{send, Event};
+use crate::game::AnyTables;
+use crate::games;
+use crate::search::{Clock, Limits, Score, SearchOptions};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+use std::time::Duration;
+
+const MAX_HASH_MB: usize = 65536;
+const MAX_THREADS: usize = 256;
+const MAX_MULTI_PV: usize = 64;
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    /// `go ponder`: on `ponderhit` the search restarts with these limits.
+    ponder_limits: Option<Limits>,
+}
+
+pub struct Uci {
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    queue: VecDeque<String>,
+    session: Session,
+    search: Option<Running>,
+}
+
+type Reply = Result<(), String>;
+
+impl Uci {
+    pub fn new(tx: Sender<Event>, rx: Receiver<Event>) -> Uci {
+        let session = Session::by_name("chess", default_options()).expect("chess is built in");
+        Uci {
+            tx,
+            rx,
+            queue: VecDeque::from(["uci".to_string()]),
+            session,
+            search: None,
+        }
+    }
+
+    pub fn run(mut self) {
+        loop {
+            let event = match self.queue.pop_front() {
+                Some(line) => Event::Line(line),
+                None => match self.rx.recv() {
+                    Ok(e) => e,
+                    Err(_) => return,
+                },
+            };
+            match event {
+                Event::Line(line) => {
+                    if !self.command(line.trim()) {
+                        self.stop_and_wait();
+                        return;
+                    }
+                }
+                Event::Eof => {
+                    self.stop_and_wait();
+                    return;
+                }
+                Event::SearchDone(f) => self.search_done(f),
+            }
+        }
+    }
+
+    /// Handles one command; false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let (cmd, arg) = match line.split_once(char::is_whitespace) {
+            Some((c, a)) => (c, a.trim()),
+            None => (line, ""),
+        };
+        let reply = match cmd {
+            "" => Ok(()),
+            "quit" => return false,
+            "uci" => {
+                self.identify();
+                Ok(())
+            }
+            "isready" => {
+                send("readyok");
+                Ok(())
+            }
+            "debug" | "register" => Ok(()),
+            "ucinewgame" => {
+                self.stop_and_wait();
+                self.session.new_game();
+                self.session.reset();
+                Ok(())
+            }
+            "setoption" => {
+                self.stop_and_wait();
+                self.set_option(arg)
+            }
+            "position" => {
+                self.stop_and_wait();
+                self.position(arg)
+            }
+            "go" => {
+                self.stop_and_wait();
+                self.go(arg)
+            }
+            "stop" => {
+                if let Some(run) = &self.search {
+                    run.stop.store(true, Ordering::Relaxed);
+                }
+                Ok(())
+            }
+            "ponderhit" => {
+                self.ponderhit();
+                Ok(())
+            }
+            _ => Err(format!("unknown command '{cmd}'")),
+        };
+        if let Err(e) = reply {
+            send(&format!("info string {e}"));
+        }
+        true
+    }
+
+    fn identify(&self) {
+        send(&format!("id name Panoply {}", env!("CARGO_PKG_VERSION")));
+        send("id author the Panoply authors");
+        let names = games::names();
+        let vars: Vec<String> = names.iter().map(|n| format!("var {n}")).collect();
+        send(&format!(
+            "option name UCI_Variant type combo default chess {}",
+            vars.join(" ")
+        ));
+        let o = self.session.options();
+        send(&format!(
+            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+            o.hash_mb
+        ));
+        send(&format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            o.threads
+        ));
+        send(&format!(
+            "option name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
+            o.multi_pv
+        ));
+        send("uciok");
+    }
+
+    fn set_option(&mut self, arg: &str) -> Reply {
+        let rest = arg
+            .strip_prefix("name ")
+            .ok_or("expected: setoption name <id> [value <x>]")?;
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
+        };
+        let spin = |max: usize| -> Result<usize, String> {
+            value
+                .parse::<usize>()
+                .ok()
+                .filter(|v| (1..=max).contains(v))
+                .ok_or_else(|| format!("option {name}: '{value}' is not a number from 1 to {max}"))
+        };
+        let mut o: SearchOptions = *self.session.options();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                let tables = AnyTables::by_name(value).map_err(|e| e.to_string())?;
+                self.session.set_tables(tables);
+                return Ok(());
+            }
+            "hash" => o.hash_mb = spin(MAX_HASH_MB)?,
+            "threads" => o.threads = spin(MAX_THREADS)?,
+            "multipv" => o.multi_pv = spin(MAX_MULTI_PV)?,
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        self.session.set_options(o);
+        Ok(())
+    }
+
+    /// `position (startpos | fen <string>) [moves ...]`; nothing changes on error.
+    fn position(&mut self, arg: &str) -> Reply {
+        let (setup, moves) = match arg.split_once(" moves") {
+            Some((s, m)) => (s.trim(), m.trim()),
+            None => (arg.trim(), ""),
+        };
+        let backup = self.session.snapshot();
+        let history_ok = |s: &mut Session| -> Reply {
+            if setup == "startpos" {
+                s.reset();
+            } else if let Some(fen) = setup.strip_prefix("fen ") {
+                s.set_position(fen)
+                    .map_err(|e| format!("bad position: {e}"))?;
+            } else {
+                return Err("expected: position startpos | fen <string> [moves ...]".into());
+            }
+            for m in moves.split_whitespace() {
+                s.play(m).map_err(|e| format!("bad move list: {e}"))?;
+            }
+            Ok(())
+        };
+        let result = history_ok(&mut self.session);
+        if result.is_err() {
+            self.session.restore(backup);
+        }
+        result
+    }
+
+    fn go(&mut self, arg: &str) -> Reply {
+        let words: Vec<&str> = arg.split_whitespace().collect();
+        if words.first() == Some(&"perft") {
+            let depth = words
+                .get(1)
+                .and_then(|d| d.parse::<u32>().ok())
+                .ok_or("expected: go perft <depth>")?;
+            return self.perft(depth);
+        }
+        let (limits, ponder) = self.parse_limits(&words)?;
+        if ponder {
+            let infinite = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            self.launch(infinite, Some(limits));
+        } else {
+            self.launch(limits, None);
+        }
+        Ok(())
+    }
+
+    fn parse_limits(&self, words: &[&str]) -> Result<(Limits, bool), String> {
+        let mut limits = Limits::default();
+        let white = self.session.side_to_move().0 == 0;
+        let (mut own, mut opp, mut inc, mut mtg) = (None, None, Duration::ZERO, None);
+        let mut ponder = false;
+        let mut i = 0;
+        while i < words.len() {
+            let value = || -> Result<u64, String> {
+                words
+                    .get(i + 1)
+                    .and_then(|v| v.parse::<i64>().ok())
+                    .map(|v| v.max(0) as u64)
+                    .ok_or_else(|| format!("go: '{}' needs a number", words[i]))
+            };
+            let ms = |v: u64| Duration::from_millis(v);
+            match words[i] {
+                "infinite" => limits.infinite = true,
+                "ponder" => ponder = true,
+                "depth" => limits.depth = Some(value()? as u32),
+                "nodes" => limits.nodes = Some(value()?),
+                "movetime" => limits.movetime = Some(ms(value()?)),
+                "movestogo" => mtg = Some(value()? as u32),
+                "wtime" | "btime" => {
+                    let t = Some(ms(value()?));
+                    if (words[i] == "wtime") == white {
+                        own = t;
+                    } else {
+                        opp = t;
+                    }
+                }
+                "winc" | "binc" => {
+                    let t = ms(value()?);
+                    if (words[i] == "winc") == white {
+                        inc = t;
+                    }
+                }
+                "mate" => limits.depth = Some(2 * value()? as u32),
+                "searchmoves" => return Err("go: searchmoves is not supported".into()),
+                other => return Err(format!("go: unknown parameter '{other}'")),
+            }
+            i += if matches!(words[i], "infinite" | "ponder") {
+                1
+            } else {
+                2
+            };
+        }
+        if let Some(time_left) = own {
+            limits.clock = Some(Clock {
+                time_left,
+                increment: inc,
+                moves_to_go: mtg,
+                opponent_time: opp,
+            });
+        }
+        Ok((limits, ponder))
+    }
+
+    fn perft(&mut self, depth: u32) -> Reply {
+        let rows = self.session.divide(depth);
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            rows.iter().map(|r| r.1).sum()
+        };
+        for (m, n) in rows {
+            send(&format!("{m}: {n}"));
+        }
+        send("");
+        send(&format!("Nodes searched: {total}"));
+        Ok(())
+    }
+
+    fn launch(&mut self, limits: Limits, ponder_limits: Option<Limits>) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let report = Box::new(|r: &Report| send(&info_line(r)));
+        self.session
+            .start_search(limits, stop.clone(), report, self.tx.clone());
+        self.search = Some(Running {
+            stop,
+            ponder_limits,
+        });
+    }
+
+    /// The opponent played the expected move: think on it with the real limits.
+    fn ponderhit(&mut self) {
+        let Some(limits) = self.search.as_mut().and_then(|r| r.ponder_limits.take()) else {
+            return;
+        };
+        self.wait(false);
+        self.launch(limits, None);
+    }
+
+    /// Stops any search; its `bestmove` is still sent, as UCI wants one per `go`.
+    fn stop_and_wait(&mut self) {
+        self.wait(true);
+    }
+
+    fn wait(&mut self, report_best: bool) {
+        let Some(run) = &self.search else { return };
+        run.stop.store(true, Ordering::Relaxed);
+        loop {
+            match self.rx.recv() {
+                Ok(Event::Line(l)) => self.queue.push_back(l),
+                Ok(Event::Eof) => self.queue.push_back("quit".into()),
+                Ok(Event::SearchDone(f)) => {
+                    if report_best {
+                        self.search_done(f);
+                    } else {
+                        self.session.finish(f);
+                        self.search = None;
+                    }
+                    return;
+                }
+                Err(_) => return,
+            }
+        }
+    }
+
+    fn search_done(&mut self, finished: Finished) {
+        let found = self.session.finish(finished);
+        self.search = None;
+        let best = found.best.unwrap_or_else(|| "0000".into());
+        match found.ponder {
+            Some(p) => send(&format!("bestmove {best} ponder {p}")),
+            None => send(&format!("bestmove {best}")),
+        }
+    }
+}
+
+/// `info depth .. seldepth .. multipv .. score cp|mate .. nodes .. nps .. time .. hashfull .. pv ..`
+fn info_line(r: &Report) -> String {
+    let score = match r.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let ms = r.time.as_millis() as u64;
+    let nps = r.nodes * 1000 / ms.max(1);
+    format!(
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} time {ms} hashfull {} pv {}",
+        r.depth,
+        r.seldepth,
+        r.multipv,
+        r.nodes,
+        r.hashfull,
+        r.pv.join(" ")
+    )
+}

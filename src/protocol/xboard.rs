@@ -1,0 +1,797 @@
+//! XBoard / WinBoard protocol (CECP version 2).
+//!
+//! Variants: `normal`, `cwda` (Chess with Different Armies with our letters, armies from the
+//! `White Army` / `Black Army` options), `fairy` (the same with Fairy-Max's letters, so that
+//! games against Fairy-Max work through promotions; `Variant fairy selects` sets both armies
+//! by Fairy-Max's names) and every registry variant XBoard can show. For every non-normal
+//! variant the engine sends `setup` and `piece` commands, so XBoard can keep legality
+//! testing on.
+
+use super::session::{default_options, Finished, Report, Session};
+use super::xboard_pieces::{check_showable, XBoardPieces};
+use super::{send, Event};
+use crate::game::{AnyTables, Outcome};
+use crate::games::{self, cwda::Army};
+use crate::piece::{Kind, Player};
+use crate::search::{Clock, Limits, Score};
+use crate::variant::Variant;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const ARMY_CHOICES: [(&str, Army); 4] = [
+    ("FIDE", Army::Fide),
+    ("Clobberers", Army::Clobberers),
+    ("Nutty Knights", Army::Nutty),
+    ("Rookies", Army::Rookies),
+];
+
+/// Fairy-Max's army names in its `Variant fairy selects` values.
+const FAIRY_MAX_ARMIES: [(&str, Army); 4] = [
+    ("FIDE", Army::Fide),
+    ("Clobberers", Army::Clobberers),
+    ("Nutters", Army::Nutty),
+    ("Rookies", Army::Rookies),
+];
+
+/// Variants XBoard knows by these names (pieces, letters, moves): no `setup` for them.
+const XBOARD_KNOWS: [&str; 2] = ["normal", "shatranj"];
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Purpose {
+    /// Thinking on the engine's own move: the result is played and sent as `move`.
+    Move,
+    Analyze,
+}
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    purpose: Purpose,
+    last: Arc<Mutex<Option<Report>>>,
+}
+
+/// The clock settings XBoard sent.
+struct TimeControl {
+    moves_per_period: u32,
+    base: Duration,
+    increment: Duration,
+    fixed_per_move: Option<Duration>,
+    max_depth: Option<u32>,
+    own_time: Option<Duration>,
+    opponent_time: Option<Duration>,
+}
+
+impl Default for TimeControl {
+    fn default() -> Self {
+        TimeControl {
+            moves_per_period: 40,
+            base: Duration::from_secs(300),
+            increment: Duration::ZERO,
+            fixed_per_move: None,
+            max_depth: None,
+            own_time: None,
+            opponent_time: None,
+        }
+    }
+}
+
+pub struct XBoard {
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    /// Lines that arrived while waiting for a search to stop, in order.
+    queue: VecDeque<String>,
+    session: Session,
+    /// What XBoard calls the current variant.
+    variant_label: String,
+    /// XBoard's letters for the current variant; `None` for `normal`.
+    pieces: Option<XBoardPieces>,
+    armies: [Army; 2],
+    /// The side the engine plays; `None` in force mode.
+    engine_side: Option<Player>,
+    analyzing: bool,
+    post: Arc<AtomicBool>,
+    clock: TimeControl,
+    search: Option<Running>,
+    /// `ping`s received while thinking on a move, answered after the move.
+    pending_pongs: Vec<String>,
+}
+
+type Reply = Result<(), String>;
+
+impl XBoard {
+    pub fn new(tx: Sender<Event>, rx: Receiver<Event>, first: Option<String>) -> XBoard {
+        let session = Session::by_name("chess", default_options()).expect("chess is built in");
+        XBoard {
+            tx,
+            rx,
+            queue: first.into_iter().collect(),
+            session,
+            variant_label: "normal".into(),
+            pieces: None,
+            armies: [Army::Fide, Army::Fide],
+            engine_side: Some(Player::BLACK),
+            analyzing: false,
+            post: Arc::new(AtomicBool::new(true)),
+            clock: TimeControl::default(),
+            search: None,
+            pending_pongs: Vec::new(),
+        }
+    }
+
+    pub fn run(mut self) {
+        loop {
+            let event = match self.queue.pop_front() {
+                Some(line) => Event::Line(line),
+                None => match self.rx.recv() {
+                    Ok(e) => e,
+                    Err(_) => return,
+                },
+            };
+            match event {
+                Event::Line(line) => {
+                    if !self.command(line.trim()) {
+                        self.stop_search();
+                        return;
+                    }
+                }
+                Event::Eof => {
+                    self.stop_search();
+                    return;
+                }
+                Event::SearchDone(f) => self.search_done(f),
+            }
+        }
+    }
+
+    /// Handles one command; false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let (cmd, arg) = match line.split_once(char::is_whitespace) {
+            Some((c, a)) => (c, a.trim()),
+            None => (line, ""),
+        };
+        let reply = match cmd {
+            "" => Ok(()),
+            "quit" => return false,
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "hard" | "easy" | "draw" | "hint" | "bk" | "egtpath" => Ok(()),
+            "protover" => self.protover(arg),
+            "new" => self.new_game(),
+            "variant" => self.variant(arg),
+            "force" => {
+                self.stop_search();
+                self.engine_side = None;
+                Ok(())
+            }
+            "go" => {
+                self.stop_search();
+                self.engine_side = Some(self.session.side_to_move());
+                self.think();
+                Ok(())
+            }
+            "playother" => {
+                self.stop_search();
+                self.engine_side = Some(other(self.session.side_to_move()));
+                Ok(())
+            }
+            "usermove" => self.user_move(arg),
+            "setboard" => self.setboard(arg),
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
+            "result" => {
+                self.stop_search();
+                self.engine_side = None;
+                Ok(())
+            }
+            "?" => {
+                if let Some(run) = &self.search {
+                    if run.purpose == Purpose::Move {
+                        run.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                Ok(())
+            }
+            "post" | "nopost" => {
+                self.post.store(cmd == "post", Ordering::Relaxed);
+                Ok(())
+            }
+            "analyze" => {
+                self.stop_search();
+                self.analyzing = true;
+                self.restart_analysis();
+                Ok(())
+            }
+            "exit" => {
+                if self.analyzing {
+                    self.stop_search();
+                    self.analyzing = false;
+                }
+                Ok(())
+            }
+            "." => {
+                self.analysis_status();
+                Ok(())
+            }
+            "level" => self.level(arg),
+            "st" => parse_seconds(arg).map(|d| self.clock.fixed_per_move = Some(d)),
+            "sd" => parse_number::<u32>(arg)
+                .filter(|&d| d > 0)
+                .map(|d| self.clock.max_depth = Some(d))
+                .ok_or_else(|| "depth must be a positive number".to_string()),
+            "time" => parse_centiseconds(arg).map(|d| self.clock.own_time = Some(d)),
+            "otim" => parse_centiseconds(arg).map(|d| self.clock.opponent_time = Some(d)),
+            "memory" => self.memory(arg),
+            "cores" => self.cores(arg),
+            "ping" => {
+                self.ping(arg);
+                Ok(())
+            }
+            "option" => self.option(arg),
+            _ => {
+                if looks_like_move(cmd) && arg.is_empty() {
+                    self.user_move(cmd)
+                } else {
+                    Err("unknown command".into())
+                }
+            }
+        };
+        if let Err(reason) = reply {
+            send(&format!("Error ({reason}): {line}"));
+        }
+        true
+    }
+
+    fn protover(&mut self, _version: &str) -> Reply {
+        let mut variants = vec!["normal".to_string(), "fairy".into(), "cwda".into()];
+        for name in games::names() {
+            if name == "chess" || name.starts_with("cwda-") {
+                continue;
+            }
+            if let Ok(v) = games::by_name(&name) {
+                if check_showable(&v).is_ok() {
+                    variants.push(name);
+                }
+            }
+        }
+        send("feature done=0");
+        send(&format!(
+            "feature ping=1 setboard=1 usermove=1 playother=1 analyze=1 memory=1 smp=1 colors=0 \
+             sigint=0 sigterm=0 san=0 time=1 draw=0 reuse=1 myname=\"Panoply {}\"",
+            env!("CARGO_PKG_VERSION")
+        ));
+        send(&format!("feature variants=\"{}\"", variants.join(",")));
+        let armies = |default: Army| {
+            ARMY_CHOICES
+                .iter()
+                .map(|(n, a)| {
+                    if *a == default {
+                        format!("*{n}")
+                    } else {
+                        n.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" /// ")
+        };
+        send(&format!(
+            "feature option=\"White Army -combo {}\"",
+            armies(self.armies[0])
+        ));
+        send(&format!(
+            "feature option=\"Black Army -combo {}\"",
+            armies(self.armies[1])
+        ));
+        let pairs: Vec<String> = FAIRY_MAX_ARMIES
+            .iter()
+            .flat_map(|(w, _)| {
+                FAIRY_MAX_ARMIES
+                    .iter()
+                    .map(move |(b, _)| format!("{w}-{b}"))
+            })
+            .collect();
+        send(&format!(
+            "feature option=\"Variant fairy selects -combo {}\"",
+            pairs.join(" /// ")
+        ));
+        send("feature done=1");
+        Ok(())
+    }
+
+    fn new_game(&mut self) -> Reply {
+        self.stop_search();
+        self.analyzing = false;
+        self.select("normal").expect("normal is built in");
+        self.session.new_game();
+        self.engine_side = Some(Player::BLACK);
+        self.clock.max_depth = None;
+        self.clock.own_time = None;
+        self.clock.opponent_time = None;
+        Ok(())
+    }
+
+    fn variant(&mut self, name: &str) -> Reply {
+        self.stop_search();
+        self.select(name)?;
+        self.announce();
+        self.restart_analysis();
+        Ok(())
+    }
+
+    /// Switches to the variant XBoard calls `name`; nothing changes on error.
+    fn select(&mut self, name: &str) -> Reply {
+        let (variant, fairy_max_letters) = match name {
+            "normal" => (games::by_name("chess").map_err(|e| e.to_string())?, false),
+            "cwda" | "fairy" => (
+                games::cwda::variant(self.armies[0], self.armies[1], false),
+                name == "fairy",
+            ),
+            other => (games::by_name(other).map_err(|e| e.to_string())?, false),
+        };
+        check_showable(&variant).map_err(|e| format!("variant {name} cannot be shown: {e}"))?;
+        let pieces = if XBOARD_KNOWS.contains(&name) {
+            None
+        } else if fairy_max_letters {
+            Some(XBoardPieces::fairy_max(&variant).map_err(|e| e.to_string())?)
+        } else {
+            Some(
+                XBoardPieces::native(&variant, present_kinds(&variant))
+                    .map_err(|e| format!("variant {name} cannot be shown: {e}"))?,
+            )
+        };
+        self.session.set_tables(AnyTables::new(variant));
+        self.pieces = pieces;
+        self.variant_label = name.to_string();
+        Ok(())
+    }
+
+    /// Tells XBoard the board, the letters and how every piece moves.
+    fn announce(&self) {
+        let Some(pieces) = &self.pieces else { return };
+        let v = self.session.variant();
+        match pieces.fen_to_xboard(v, &self.session.position_string()) {
+            Ok(fen) => send(&pieces.setup_command(&fen)),
+            Err(e) => log::error!("cannot describe the start position to XBoard: {e}"),
+        }
+        for line in pieces.piece_commands(v) {
+            send(&line);
+        }
+    }
+
+    fn user_move(&mut self, text: &str) -> Reply {
+        if text.is_empty() || text.contains(char::is_whitespace) {
+            return Err("expected one move".into());
+        }
+        self.stop_search();
+        let ours = match &self.pieces {
+            Some(p) => {
+                p.move_from_xboard(self.session.variant(), self.session.side_to_move(), text)
+            }
+            None => Some(text.to_string()),
+        };
+        if ours.map_or(true, |m| self.session.play(&m).is_err()) {
+            send(&format!("Illegal move: {text}"));
+            self.restart_analysis();
+            return Ok(());
+        }
+        if self.analyzing {
+            self.restart_analysis();
+        } else if let Some(outcome) = self.session.outcome() {
+            send(&result_line(&outcome));
+        } else if self.engine_side == Some(self.session.side_to_move()) {
+            self.think();
+        }
+        Ok(())
+    }
+
+    fn setboard(&mut self, fen: &str) -> Reply {
+        self.stop_search();
+        let ours = match &self.pieces {
+            Some(p) => p.fen_from_xboard(self.session.variant(), fen),
+            None => Ok(fen.to_string()),
+        };
+        let result = ours.and_then(|f| self.session.set_position(&f).map_err(|e| e.to_string()));
+        if result.is_ok() && self.pieces.is_some() {
+            self.infer_castling();
+        }
+        self.restart_analysis();
+        result.map_err(|e| format!("bad position: {e}"))
+    }
+
+    /// In engine-defined variants XBoard's position strings leave out castling rights that
+    /// come from `piece` commands (`O` moves): it tracks unmoved Kings and partners itself.
+    /// A King and partner on their castling cells keep their right, as after `new`.
+    fn infer_castling(&mut self) {
+        let fen = self.session.position_string();
+        let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+        let Some(given) = fields.get(2).cloned() else {
+            return;
+        };
+        let pieces = self.session.pieces();
+        let v = self.session.variant();
+        let shape = v.shape;
+        let at = |cell: crate::geometry::Cell| {
+            let (x, y, _) = shape.coords(cell);
+            pieces
+                .iter()
+                .find(|&&(px, py, _, _)| px == x && py == y)
+                .map(|&(_, _, p, k)| (p, k))
+        };
+        let rights: String = v
+            .castlings
+            .iter()
+            .filter(|c| {
+                let king = at(c.king_from).is_some_and(|(p, k)| p == c.player && v.kind(k).royal);
+                let partner = at(c.partner_from)
+                    .is_some_and(|(p, k)| p == c.player && !v.kind(k).pawn && !v.kind(k).royal);
+                given.contains(c.symbol) || (king && partner)
+            })
+            .map(|c| c.symbol)
+            .collect();
+        if rights.is_empty() || rights == given {
+            return;
+        }
+        fields[2] = rights;
+        if let Err(e) = self.session.set_position(&fields.join(" ")) {
+            log::warn!("castling rights inferred from the placement do not fit: {e}");
+        }
+    }
+
+    fn take_back(&mut self, plies: usize) -> Reply {
+        self.stop_search();
+        if self.session.plies_played() < plies {
+            self.restart_analysis();
+            return Err(format!(
+                "cannot take back {plies} plies, the game has {}",
+                self.session.plies_played()
+            ));
+        }
+        for _ in 0..plies {
+            self.session.undo();
+        }
+        self.restart_analysis();
+        Ok(())
+    }
+
+    fn level(&mut self, arg: &str) -> Reply {
+        let parts: Vec<&str> = arg.split_whitespace().collect();
+        let [mps, base, inc] = parts[..] else {
+            return Err("expected: level MOVES MINUTES[:SECONDS] INCREMENT".into());
+        };
+        let mps = parse_number::<u32>(mps).ok_or("moves per period must be a number")?;
+        let base = match base.split_once(':') {
+            Some((m, s)) => parse_number::<f64>(m)
+                .zip(parse_number::<f64>(s))
+                .map(|(m, s)| m * 60.0 + s),
+            None => parse_number::<f64>(base).map(|m| m * 60.0),
+        }
+        .filter(|s| *s >= 0.0)
+        .ok_or("base time must be minutes or minutes:seconds")?;
+        let inc = parse_number::<f64>(inc)
+            .filter(|s| *s >= 0.0)
+            .ok_or("increment must be seconds")?;
+        self.clock.moves_per_period = mps;
+        self.clock.base = Duration::from_secs_f64(base);
+        self.clock.increment = Duration::from_secs_f64(inc);
+        self.clock.fixed_per_move = None;
+        Ok(())
+    }
+
+    fn memory(&mut self, arg: &str) -> Reply {
+        let mb = parse_number::<usize>(arg)
+            .filter(|&m| m > 0)
+            .ok_or("memory must be a positive number of MB")?;
+        let mut o = *self.session.options();
+        o.hash_mb = mb;
+        self.session.set_options(o);
+        Ok(())
+    }
+
+    fn cores(&mut self, arg: &str) -> Reply {
+        let n = parse_number::<usize>(arg)
+            .filter(|&n| n > 0)
+            .ok_or("cores must be a positive number")?;
+        let mut o = *self.session.options();
+        o.threads = n;
+        self.session.set_options(o);
+        Ok(())
+    }
+
+    /// `pong` after every earlier command is done: while the engine thinks on its own move
+    /// that is after the move.
+    fn ping(&mut self, arg: &str) {
+        match &self.search {
+            Some(run) if run.purpose == Purpose::Move => self.pending_pongs.push(arg.to_string()),
+            _ => send(&format!("pong {arg}")),
+        }
+    }
+
+    fn option(&mut self, arg: &str) -> Reply {
+        let (name, value) = arg.split_once('=').ok_or("expected option NAME=VALUE")?;
+        let (name, value) = (name.trim(), value.trim());
+        match name {
+            "White Army" | "Black Army" => {
+                let army = army_by_name(value).ok_or_else(|| format!("unknown army '{value}'"))?;
+                self.armies[usize::from(name == "Black Army")] = army;
+            }
+            "Variant fairy selects" => {
+                let (w, b) = value.split_once('-').ok_or("expected WHITE-BLACK")?;
+                let find = |s: &str| {
+                    FAIRY_MAX_ARMIES
+                        .iter()
+                        .find(|(n, _)| n.eq_ignore_ascii_case(s))
+                        .map(|(_, a)| *a)
+                };
+                let (w, b) = find(w)
+                    .zip(find(b))
+                    .ok_or_else(|| format!("unknown army pairing '{value}'"))?;
+                self.armies = [w, b];
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        // Before the first move, a new army takes effect at once.
+        if matches!(self.variant_label.as_str(), "cwda" | "fairy")
+            && self.session.plies_played() == 0
+        {
+            let label = self.variant_label.clone();
+            self.variant(&label)?;
+        }
+        Ok(())
+    }
+
+    fn move_limits(&self) -> Limits {
+        let c = &self.clock;
+        let mut limits = Limits {
+            depth: c.max_depth,
+            ..Limits::default()
+        };
+        if let Some(t) = c.fixed_per_move {
+            limits.movetime = Some(t);
+        } else {
+            let done = self.session.fullmove().saturating_sub(1);
+            limits.clock = Some(Clock {
+                time_left: c.own_time.unwrap_or(c.base),
+                increment: c.increment,
+                moves_to_go: (c.moves_per_period > 0)
+                    .then(|| c.moves_per_period - done % c.moves_per_period),
+                opponent_time: c.opponent_time,
+            });
+        }
+        limits
+    }
+
+    /// Starts thinking on the engine's move, or claims the result if the game is over.
+    fn think(&mut self) {
+        if let Some(outcome) = self.session.outcome() {
+            send(&result_line(&outcome));
+            return;
+        }
+        let limits = self.move_limits();
+        self.launch(limits, Purpose::Move);
+    }
+
+    fn restart_analysis(&mut self) {
+        if self.analyzing && self.search.is_none() && self.session.outcome().is_none() {
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            self.launch(limits, Purpose::Analyze);
+        }
+    }
+
+    fn launch(&mut self, limits: Limits, purpose: Purpose) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let last: Arc<Mutex<Option<Report>>> = Arc::new(Mutex::new(None));
+        let post = self.post.clone();
+        let translate = self.move_translator();
+        let keep = last.clone();
+        let report = Box::new(move |r: &Report| {
+            if let Ok(mut l) = keep.lock() {
+                *l = Some(r.clone());
+            }
+            if purpose == Purpose::Analyze || post.load(Ordering::Relaxed) {
+                send(&thinking_line(r, &translate));
+            }
+        });
+        self.session
+            .start_search(limits, stop.clone(), report, self.tx.clone());
+        self.search = Some(Running {
+            stop,
+            purpose,
+            last,
+        });
+    }
+
+    /// Translates a principal variation (moves alternate between the players) to XBoard's letters.
+    fn move_translator(&self) -> impl Fn(&[String]) -> Vec<String> + Send + 'static {
+        let pieces = self.pieces.clone();
+        let variant = self.session.variant().clone();
+        let first = self.session.side_to_move();
+        move |pv: &[String]| {
+            pv.iter()
+                .enumerate()
+                .map(|(i, m)| match &pieces {
+                    Some(p) => {
+                        let mover = if i % 2 == 0 { first } else { other(first) };
+                        p.move_to_xboard(&variant, mover, m)
+                    }
+                    None => m.clone(),
+                })
+                .collect()
+        }
+    }
+
+    /// Stops a running search and waits for it, keeping commands that arrive meanwhile; its
+    /// move, if any, is dropped.
+    fn stop_search(&mut self) {
+        let Some(run) = self.search.take() else {
+            return;
+        };
+        run.stop.store(true, Ordering::Relaxed);
+        loop {
+            match self.rx.recv() {
+                Ok(Event::Line(l)) => self.queue.push_back(l),
+                Ok(Event::Eof) => self.queue.push_back("quit".into()),
+                Ok(Event::SearchDone(f)) => {
+                    self.session.finish(f);
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        self.flush_pongs();
+    }
+
+    fn search_done(&mut self, finished: Finished) {
+        let found = self.session.finish(finished);
+        let Some(run) = self.search.take() else {
+            return;
+        };
+        if run.purpose == Purpose::Move {
+            if let Some(best) = found.best {
+                let mover = self.session.side_to_move();
+                let shown = match &self.pieces {
+                    Some(p) => p.move_to_xboard(self.session.variant(), mover, &best),
+                    None => best.clone(),
+                };
+                match self.session.play(&best) {
+                    Ok(()) => {
+                        send(&format!("move {shown}"));
+                        if let Some(outcome) = self.session.outcome() {
+                            send(&result_line(&outcome));
+                        }
+                    }
+                    Err(e) => log::error!("search returned an unplayable move: {e}"),
+                }
+            } else if let Some(outcome) = self.session.outcome() {
+                send(&result_line(&outcome));
+            }
+        }
+        self.flush_pongs();
+    }
+
+    fn flush_pongs(&mut self) {
+        for n in std::mem::take(&mut self.pending_pongs) {
+            send(&format!("pong {n}"));
+        }
+    }
+
+    fn analysis_status(&self) {
+        let Some(run) = &self.search else { return };
+        if run.purpose != Purpose::Analyze {
+            return;
+        }
+        if let Ok(last) = run.last.lock() {
+            if let Some(r) = last.as_ref() {
+                send(&format!(
+                    "stat01: {} {} {} 0 0",
+                    r.time.as_millis() / 10,
+                    r.nodes,
+                    r.depth
+                ));
+            }
+        }
+    }
+}
+
+/// Kinds each player can have: those on the board at the start and promotion choices.
+fn present_kinds(variant: &Variant) -> [Vec<Kind>; 2] {
+    let mut out: [Vec<Kind>; 2] = [Vec::new(), Vec::new()];
+    let board = variant
+        .start_position
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    for c in board.chars().filter(|c| c.is_ascii_alphabetic()) {
+        if let Some(k) = variant.kind_by_token(&c.to_string()) {
+            out[usize::from(c.is_ascii_lowercase())].push(k);
+        }
+    }
+    for rule in &variant.promotions {
+        if rule.player.index() < 2 {
+            out[rule.player.index()].extend(rule.choices.iter().copied());
+        }
+    }
+    out
+}
+
+fn other(p: Player) -> Player {
+    Player(1 - p.0)
+}
+
+fn army_by_name(s: &str) -> Option<Army> {
+    ARMY_CHOICES
+        .iter()
+        .chain(FAIRY_MAX_ARMIES.iter())
+        .find(|(n, _)| n.eq_ignore_ascii_case(s))
+        .map(|(_, a)| *a)
+        .or_else(|| Army::from_name(&s.to_ascii_lowercase()))
+}
+
+/// `1-0 {White mates}` and the like.
+fn result_line(o: &Outcome) -> String {
+    match o {
+        Outcome::Win { winner, reason } => {
+            let (score, who) = if *winner == Player::WHITE {
+                ("1-0", "White")
+            } else {
+                ("0-1", "Black")
+            };
+            let text = if reason == "checkmate" {
+                format!("{who} mates")
+            } else {
+                format!("{who} wins by {reason}")
+            };
+            format!("{score} {{{text}}}")
+        }
+        Outcome::Draw { reason } => {
+            let text = match reason.as_str() {
+                "stalemate" => "Stalemate".to_string(),
+                "threefold repetition" => "Draw by repetition".to_string(),
+                r => format!("Draw by {r}"),
+            };
+            format!("1/2-1/2 {{{text}}}")
+        }
+    }
+}
+
+/// XBoard's thinking output: `depth score time(cs) nodes pv`.
+fn thinking_line(r: &Report, translate: &dyn Fn(&[String]) -> Vec<String>) -> String {
+    let score = match r.score {
+        Score::Cp(cp) => cp,
+        // XBoard reads 100000 + N as mate in N moves.
+        Score::Mate(n) if n > 0 => 100_000 + n,
+        Score::Mate(n) => -100_000 + n,
+    };
+    format!(
+        "{} {} {} {} {}",
+        r.depth,
+        score,
+        r.time.as_millis() / 10,
+        r.nodes,
+        translate(&r.pv).join(" ")
+    )
+}
+
+fn looks_like_move(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
+}
+
+fn parse_number<T: std::str::FromStr>(s: &str) -> Option<T> {
+    s.trim().parse().ok()
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    parse_number::<f64>(s)
+        .filter(|v| *v > 0.0 && v.is_finite())
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| "expected a positive number of seconds".into())
+}
+
+fn parse_centiseconds(s: &str) -> Result<Duration, String> {
+    parse_number::<i64>(s)
+        .map(|cs| Duration::from_millis(cs.max(0) as u64 * 10))
+        .ok_or_else(|| "expected centiseconds".into())
+}

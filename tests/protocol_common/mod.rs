@@ -1,0 +1,133 @@
+//! Drives the built `panoply` binary through stdin/stdout, line by line.
+#![allow(dead_code)]
+
+use panoply::game::{AnyTables, Game};
+use panoply::with_tables;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+pub const WAIT: Duration = Duration::from_secs(20);
+
+pub struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Every line read so far, for failure messages.
+    pub transcript: Vec<String>,
+}
+
+impl Engine {
+    pub fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_panoply"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("panoply starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+            transcript: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("engine reads stdin");
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next line, or `None` after `timeout`.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.transcript.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads lines until one satisfies `pred`; returns it and the lines before it.
+    pub fn read_until(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> (String, Vec<String>) {
+        let deadline = Instant::now() + WAIT;
+        let mut before = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(l) if pred(&l) => return (l, before),
+                Some(l) => before.push(l),
+                None => panic!(
+                    "no {what} within {WAIT:?}; engine said:\n{}",
+                    self.transcript.join("\n")
+                ),
+            }
+        }
+    }
+
+    pub fn expect(&mut self, exact: &str) -> Vec<String> {
+        self.read_until(&format!("'{exact}'"), |l| l == exact).1
+    }
+
+    pub fn expect_prefix(&mut self, prefix: &str) -> String {
+        self.read_until(&format!("a line starting '{prefix}'"), |l| {
+            l.starts_with(prefix)
+        })
+        .0
+    }
+
+    /// Sends `line` and returns everything the engine says before answering the barrier
+    /// (`ping` / `isready`) sent right after it.
+    pub fn exchange(&mut self, line: &str, barrier: &str, answer: &str) -> Vec<String> {
+        self.send(line);
+        self.send(barrier);
+        self.expect(answer)
+    }
+
+    /// Whether the process ends within `timeout`.
+    pub fn exits_within(&mut self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The legal moves (our notation) of a variant's position after some moves.
+pub fn legal_moves(variant: &str, fen: Option<&str>, moves: &[&str]) -> Vec<String> {
+    let tables = AnyTables::by_name(variant).unwrap();
+    with_tables!(&tables, t => {
+        let mut g = match fen {
+            Some(f) => Game::from_position_string(t.clone(), f).unwrap(),
+            None => Game::new(t.clone()),
+        };
+        for m in moves {
+            g.play_str(m).unwrap();
+        }
+        g.legal_moves().into_iter().map(|m| g.format_move(m)).collect()
+    })
+}
