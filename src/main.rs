@@ -291,47 +291,143 @@ fn run_show(variant: &str, fen_text: Option<&str>, moves: &str) -> Result<(), Fa
     Ok(())
 }
 
+/// The 2D start positions timed by `panoply bench`, covering every army on both sides.
+const BENCH_PAIRINGS: [&str; 4] = [
+    "chess",
+    "cwda-clobberers-nutty",
+    "cwda-rookies-fide",
+    "cwda-nutty-rookies",
+];
+
+/// A timed count: nodes (or whatever the section counts), wall-clock seconds and, where the
+/// system tells, CPU seconds of the process.
+#[derive(Clone, Copy, Default)]
+struct Timed {
+    nodes: u64,
+    secs: f64,
+    cpu_secs: Option<f64>,
+}
+
+impl Timed {
+    /// An empty total to `add` runs to.
+    fn zero() -> Timed {
+        Timed {
+            cpu_secs: Some(0.0),
+            ..Timed::default()
+        }
+    }
+    fn run(f: impl FnOnce() -> u64) -> Timed {
+        let cpu_start = process_cpu_seconds();
+        let start = Instant::now();
+        let nodes = f();
+        let secs = start.elapsed().as_secs_f64();
+        let cpu_secs = cpu_start.zip(process_cpu_seconds()).map(|(a, b)| b - a);
+        Timed {
+            nodes,
+            secs,
+            cpu_secs,
+        }
+    }
+    fn add(&mut self, o: Timed) {
+        self.nodes += o.nodes;
+        self.secs += o.secs;
+        self.cpu_secs = self.cpu_secs.zip(o.cpu_secs).map(|(a, b)| a + b);
+    }
+    fn mnps(self) -> f64 {
+        self.nodes as f64 / self.secs.max(1e-9) / 1e6
+    }
+    /// Nodes per CPU-second: the speed a single-threaded run would have on an idle core,
+    /// which stays meaningful on a machine shared with other work.
+    fn cpu_mnps(self) -> String {
+        match self.cpu_secs {
+            Some(c) if c > 0.0 => format!("{:.1}", self.nodes as f64 / c / 1e6),
+            _ => "-".into(),
+        }
+    }
+}
+
+/// User plus system CPU time of this process (Linux `/proc`; `None` elsewhere). The kernel
+/// reports it in clock ticks of 1/100 s on every mainstream Linux platform.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses): state is the first, utime the
+    // 12th and stime the 13th.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    Some((ticks(11)? + ticks(12)?) / 100.0)
+}
+
+/// `panoply bench`: one section per engine part, each printing its own lines.
 fn run_bench(depth: u32, aof_depth: u32, missionary_depth: u32) -> Result<(), Failure> {
-    let pairings = [
-        "chess",
-        "cwda-clobberers-nutty",
-        "cwda-rookies-fide",
-        "cwda-nutty-rookies",
-    ];
-    let mut total_nodes = 0u64;
-    let start = Instant::now();
-    for name in pairings {
+    bench_perft(depth)?;
+    bench_perft_3d(aof_depth, missionary_depth)?;
+    Ok(())
+}
+
+/// Perft on the CwDA start positions, single-threaded (the engine's raw speed) and with all
+/// worker threads (how the parallel perft scales), as a ratio measured in the same run.
+fn bench_perft(depth: u32) -> Result<(), Failure> {
+    let threads = rayon::current_num_threads();
+    println!(
+        "perft {depth} on start positions: 1 thread (and per CPU-second), then {threads} threads"
+    );
+    let (mut single, mut parallel) = (Timed::zero(), Timed::zero());
+    for name in BENCH_PAIRINGS {
         let tables = AnyTables::by_name(name)?;
         with_tables!(&tables, t => {
             let pos = position(t, None)?;
-            let s = Instant::now();
-            let n = perft::perft(t, &pos, depth);
-            let secs = s.elapsed().as_secs_f64();
-            println!("{name:<28} perft {depth} {n:>12} nodes {:>8.1} Mnps (1 thread)", n as f64 / secs / 1e6);
-            total_nodes += n;
+            let one = Timed::run(|| perft::perft(t, &pos, depth));
+            let all = Timed::run(|| perft::perft_parallel(t, &pos, depth));
+            if one.nodes != all.nodes {
+                return Err(Failure(format!(
+                    "{name}: parallel perft counted {} nodes, single-threaded {}",
+                    all.nodes, one.nodes
+                )));
+            }
+            println!(
+                "  {name:<24} {:>12} nodes {:>8.1} Mnps ({:>5} cpu) {:>8.1} Mnps",
+                one.nodes,
+                one.mnps(),
+                one.cpu_mnps(),
+                all.mnps()
+            );
+            single.add(one);
+            parallel.add(all);
         });
     }
-    let secs = start.elapsed().as_secs_f64();
     println!(
-        "total {total_nodes} nodes {:.1} Mnps",
-        total_nodes as f64 / secs / 1e6
+        "  {:<24} {:>12} nodes {:>8.1} Mnps ({:>5} cpu) {:>8.1} Mnps (x{:.2} with {threads} threads)",
+        "total",
+        single.nodes,
+        single.mnps(),
+        single.cpu_mnps(),
+        parallel.mnps(),
+        single.secs / parallel.secs.max(1e-9)
     );
-    // The four-player 3D game: a 320-cell board and three opponents per legality test; the
-    // Missionary cubic variants: 288 cells, 27 piece kinds, drops.
+    Ok(())
+}
+
+/// The 3D games, single-threaded: Armies of Faith (a 320-cell board, three opponents per
+/// legality test) and the Missionary cubic variants (288 cells, 27 piece kinds, drops); then
+/// the cost per generated move in 3D against 2D, measured in alternating rounds.
+fn bench_perft_3d(aof_depth: u32, missionary_depth: u32) -> Result<(), Failure> {
     let cubic = [
         ("aof5", aof_depth),
         ("missionary", missionary_depth),
         ("missiogi", missionary_depth),
         ("frontofhouse", missionary_depth),
     ];
-    for (name, d) in cubic {
+    for (name, depth) in cubic {
         let tables = AnyTables::by_name(name)?;
         with_tables!(&tables, t => {
             let pos = position(t, None)?;
-            let s = Instant::now();
-            let n = perft::perft(t, &pos, d);
-            let secs = s.elapsed().as_secs_f64();
-            println!("{name:<28} perft {d} {n:>12} nodes {:>8.1} Mnps (1 thread)", n as f64 / secs / 1e6);
+            let one = Timed::run(|| perft::perft(t, &pos, depth));
+            println!(
+                "  {name:<24} perft {depth} {:>12} nodes {:>8.1} Mnps ({:>5} cpu)",
+                one.nodes,
+                one.mnps(),
+                one.cpu_mnps()
+            );
         });
     }
     let (chess, cube) = generation_costs("chess", "missionary")?;
