@@ -56,7 +56,7 @@ pub trait BitSet:
     }
     #[inline]
     fn clear(&mut self, c: Cell) {
-        *self = *self & !Self::single(c);
+        *self &= !Self::single(c);
     }
     #[inline]
     fn toggle(&mut self, c: Cell) {

@@ -41,12 +41,6 @@ impl Vec3 {
     pub fn scaled(self, k: i8) -> Self {
         Vec3::new(self.x * k, self.y * k, self.z * k)
     }
-    pub fn neg(self) -> Self {
-        self.scaled(-1)
-    }
-    pub fn add(self, o: Vec3) -> Self {
-        Vec3::new(self.x + o.x, self.y + o.y, self.z + o.z)
-    }
     /// Number of non-zero coordinates: 1 = orthogonal, 2 = standard diagonal (SD),
     /// 3 = nonstandard diagonal (ND), for unit vectors.
     pub fn nonzero_axes(self) -> u8 {
@@ -54,6 +48,20 @@ impl Vec3 {
     }
     pub fn is_unit(self) -> bool {
         self != Vec3::new(0, 0, 0) && self.x.abs() <= 1 && self.y.abs() <= 1 && self.z.abs() <= 1
+    }
+}
+
+impl std::ops::Neg for Vec3 {
+    type Output = Vec3;
+    fn neg(self) -> Vec3 {
+        self.scaled(-1)
+    }
+}
+
+impl std::ops::Add for Vec3 {
+    type Output = Vec3;
+    fn add(self, o: Vec3) -> Vec3 {
+        Vec3::new(self.x + o.x, self.y + o.y, self.z + o.z)
     }
 }
 

@@ -141,7 +141,7 @@ impl<'a> Board<'a> {
             match *atom {
                 Atom::Leap { to, when, .. } => {
                     if let Some(c) = shape.offset(from, orient.apply(to)) {
-                        if when.holds(shape, from, c) && fits(c) {
+                        if when.holds(shape, orient, from, c) && fits(c) {
                             out.push(c);
                         }
                     }

@@ -192,7 +192,7 @@ impl<B: BitSet> Tables<B> {
         let opposite = std::array::from_fn(|d| {
             DIRECTIONS
                 .iter()
-                .position(|&o| o == DIRECTIONS[d].neg())
+                .position(|&o| o == -DIRECTIONS[d])
                 .unwrap() as u8
         });
         let mut dist = vec![0u8; cells * cells];
@@ -436,7 +436,7 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
                     let Some(t) = shape.offset(c, v) else {
                         continue;
                     };
-                    if !when.holds_for(&shape, orient, c, t) {
+                    if !when.holds(&shape, orient, c, t) {
                         continue;
                     }
                     if mode.moves() {

@@ -5,7 +5,7 @@
 
 pub mod betza;
 
-use crate::geometry::{Shape, Vec3, DIRECTIONS};
+use crate::geometry::{Cell, Orientation, Shape, Vec3, DIRECTIONS};
 
 /// Whether a move atom may move to an empty cell, capture, or both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,12 +39,9 @@ pub enum LeapCondition {
 }
 
 impl LeapCondition {
-    pub fn holds(
-        self,
-        shape: &Shape,
-        from: crate::geometry::Cell,
-        to: crate::geometry::Cell,
-    ) -> bool {
+    /// Whether the condition holds for a leap from `from` to `to` of a piece turned by
+    /// `orient` (the far half depends on which way the mover faces; rings do not).
+    pub fn holds(self, shape: &Shape, orient: Orientation, from: Cell, to: Cell) -> bool {
         let ring = |c| {
             let (x, _, z) = shape.coords(c);
             let centre = |v: i32, n: u8| (2 * v - (n as i32 - 1)).abs();
@@ -53,24 +50,8 @@ impl LeapCondition {
         };
         match self {
             LeapCondition::Always => true,
-            // Needs the mover's orientation: see `holds_for`.
-            LeapCondition::FarHalf => true,
             LeapCondition::SameRing => ring(from) == ring(to),
             LeapCondition::RingChange => ring(from) != ring(to),
-        }
-    }
-}
-
-impl LeapCondition {
-    /// Whether the condition holds for a leap of a piece turned by `orient`.
-    pub fn holds_for(
-        self,
-        shape: &Shape,
-        orient: crate::geometry::Orientation,
-        from: crate::geometry::Cell,
-        to: crate::geometry::Cell,
-    ) -> bool {
-        match self {
             LeapCondition::FarHalf => {
                 let y = shape.y(from);
                 let own_y = if orient.flip_y {
@@ -80,7 +61,6 @@ impl LeapCondition {
                 };
                 2 * own_y >= shape.ranks as i32
             }
-            other => other.holds(shape, from, to),
         }
     }
 }

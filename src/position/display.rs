@@ -88,7 +88,7 @@ fn holdings<B: BitSet>(t: &Tables<B>, pos: &Position<B>, order: &[Kind]) -> Stri
             .iter()
             .flat_map(|&k| {
                 let n = pos.hand(p, k) as usize;
-                std::iter::repeat(t.variant.kind(k).token.clone()).take(n)
+                std::iter::repeat_n(t.variant.kind(k).token.clone(), n)
             })
             .collect();
         let list = if held.is_empty() {

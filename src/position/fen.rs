@@ -284,11 +284,30 @@ pub fn parse_side<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Player, PositionE
     })
 }
 
-pub fn parse_number(field: &'static str, s: &str) -> Result<u16, PositionError> {
+fn parse_number(field: &'static str, s: &str) -> Result<u16, PositionError> {
     s.parse().map_err(|_| PositionError::BadNumber {
         field,
         found: s.to_string(),
     })
+}
+
+/// Reads the optional last two fields every format shares, the halfmove clock and the move
+/// number, and refuses anything after them. A move number of 0, which some programs write
+/// for the start, counts as 1.
+pub fn parse_counters<'a, B: BitSet>(
+    pos: &mut Position<B>,
+    mut fields: impl Iterator<Item = &'a str>,
+) -> Result<(), PositionError> {
+    if let Some(h) = fields.next() {
+        pos.halfmove = parse_number("halfmove clock", h)?;
+    }
+    if let Some(m) = fields.next() {
+        pos.fullmove = parse_number("move number", m)?.max(1);
+    }
+    match fields.next() {
+        Some(extra) => Err(PositionError::ExtraField(extra.to_string())),
+        None => Ok(()),
+    }
 }
 
 fn parse_castling<B: BitSet>(
@@ -392,15 +411,7 @@ pub fn parse_2d<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, Positi
         .next()
         .ok_or(PositionError::MissingField("en-passant"))?;
     parse_en_passant(t, &mut pos, ep)?;
-    if let Some(h) = fields.next() {
-        pos.halfmove = parse_number("halfmove clock", h)?;
-    }
-    if let Some(m) = fields.next() {
-        pos.fullmove = parse_number("move number", m)?.max(1);
-    }
-    if let Some(extra) = fields.next() {
-        return Err(PositionError::ExtraField(extra.to_string()));
-    }
+    parse_counters(&mut pos, fields)?;
     validate(t, &pos)?;
     Ok(pos)
 }
@@ -408,23 +419,17 @@ pub fn parse_2d<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, Positi
 /// Rejects positions no game can reach: a missing King, pawns on their first or last rank,
 /// the side not to move in check. Used by every two-player format.
 pub fn validate<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Result<(), PositionError> {
-    let names = ["white", "black"];
     let royal = t.royal_kinds.first().map_or("king".to_string(), |&k| {
         t.variant.kind(k).name.to_lowercase()
     });
-    for p in 0..2 {
-        let player = Player(p as u8);
+    for (player, name) in [(Player::WHITE, "white"), (Player::BLACK, "black")] {
         let royals = pos.royals(t, player).count();
         if royals == 0 {
-            return Err(PositionError::Invalid(format!(
-                "{} has no {royal}",
-                names[p]
-            )));
+            return Err(PositionError::Invalid(format!("{name} has no {royal}")));
         }
         if t.variant.royal_rule == RoyalRule::Each && royals > 1 {
             return Err(PositionError::Invalid(format!(
-                "{} has {royals} {royal}s",
-                names[p]
+                "{name} has {royals} {royal}s"
             )));
         }
     }
@@ -441,6 +446,7 @@ pub fn validate<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Result<(), Posit
             }
         }
     }
+    let names = ["white", "black"];
     let opponent = Player(1 - pos.side.0);
     if t.variant.royal_rule == RoyalRule::Each && crate::movegen::is_in_check(t, pos, opponent) {
         return Err(PositionError::Invalid(format!(

@@ -3,7 +3,7 @@
 //! (White's upper case, Black's lower case), side to move, `-`, `-`, halfmove clock, move
 //! number.
 
-use super::fen::{format_grid, parse_grid, parse_number, parse_side, piece_token, validate};
+use super::fen::{format_grid, parse_counters, parse_grid, parse_side, piece_token, validate};
 use super::{fen::PositionError, Position};
 use crate::bitboard::BitSet;
 use crate::movegen::tables::Tables;
@@ -123,15 +123,7 @@ pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionE
             None => return Err(PositionError::MissingField(field)),
         }
     }
-    if let Some(h) = fields.next() {
-        pos.halfmove = parse_number("halfmove clock", h)?;
-    }
-    if let Some(m) = fields.next() {
-        pos.fullmove = parse_number("move number", m)?.max(1);
-    }
-    if let Some(extra) = fields.next() {
-        return Err(PositionError::ExtraField(extra.to_string()));
-    }
+    parse_counters(&mut pos, fields)?;
     validate(t, &pos)?;
     Ok(pos)
 }

@@ -7,7 +7,7 @@ use super::pieces::{PAWN, YEOMAN};
 use crate::bitboard::BitSet;
 use crate::movegen::tables::Tables;
 use crate::piece::{Piece, Player};
-use crate::position::fen::{parse_number, parse_side, PositionError};
+use crate::position::fen::{parse_counters, parse_side, PositionError};
 use crate::position::{EnPassant, Position};
 
 fn army_letter<B: BitSet>(t: &Tables<B>, p: Player) -> char {
@@ -248,15 +248,7 @@ pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionE
         .next()
         .ok_or(PositionError::MissingField("en-passant"))?;
     parse_en_passant(t, &mut pos, ep)?;
-    if let Some(h) = fields.next() {
-        pos.halfmove = parse_number("halfmove clock", h)?;
-    }
-    if let Some(m) = fields.next() {
-        pos.fullmove = parse_number("move number", m)?.max(1);
-    }
-    if let Some(extra) = fields.next() {
-        return Err(PositionError::ExtraField(extra.to_string()));
-    }
+    parse_counters(&mut pos, fields)?;
     validate(t, &pos)?;
     super::events::start_of_turn(t, &mut pos);
     Ok(pos)
