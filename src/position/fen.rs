@@ -137,14 +137,21 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-/// Reads a grid of `ranks` rows (top row first, `/` between) of `files` cells each onto
-/// level `z`. Tokens are an optional `+` and a letter (upper case = first player); digits are
-/// runs of empty cells.
-pub fn parse_grid<B: BitSet>(
+/// One entry of a grid row: a run of empty cells or a piece.
+pub enum GridEntry {
+    Empty(i32),
+    Piece(Piece),
+}
+
+/// Reads a grid of `ranks` rows (top row first, `/` between) of `files` cells each onto level
+/// `z`. `read_row` splits one row into its entries: formats differ only there (2D FEN runs
+/// letters together, AoF5's multi-letter codes are separated by commas).
+pub fn parse_rows<B: BitSet>(
     t: &Tables<B>,
     pos: &mut Position<B>,
     text: &str,
     z: i32,
+    read_row: impl Fn(&str) -> Result<Vec<GridEntry>, PositionError>,
 ) -> Result<(), PositionError> {
     let shape = t.shape;
     let rows: Vec<&str> = text.split('/').collect();
@@ -156,95 +163,118 @@ pub fn parse_grid<B: BitSet>(
     }
     for (i, row) in rows.iter().enumerate() {
         let y = shape.ranks as i32 - 1 - i as i32;
-        let mut x = 0i32;
-        let chars: Vec<char> = row.chars().collect();
-        let mut j = 0;
-        let too_long = |x: i32| PositionError::RankLength {
+        let wrong_length = |found: i32| PositionError::RankLength {
             rank: row.to_string(),
-            found: x as usize,
+            found: found as usize,
             expected: shape.files as usize,
         };
-        while j < chars.len() {
-            let ch = chars[j];
-            if ch.is_ascii_digit() {
-                let digits: String = chars[j..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_digit())
-                    .collect();
-                j += digits.len();
-                let n: i32 = digits.parse().map_err(|_| too_long(x))?;
-                if n == 0 {
-                    return Err(PositionError::ZeroRun {
-                        rank: row.to_string(),
-                    });
+        let mut x = 0i32;
+        for entry in read_row(row)? {
+            match entry {
+                GridEntry::Empty(n) => x += n,
+                GridEntry::Piece(piece) => {
+                    let cell = shape.cell(x, y, z).ok_or_else(|| wrong_length(x + 1))?;
+                    pos.put(t, cell, piece);
+                    x += 1;
                 }
-                x += n;
-                continue;
             }
-            let (token, len) = if ch == '+' {
-                match chars.get(j + 1) {
-                    Some(c) if c.is_ascii_alphabetic() => (format!("+{c}"), 2),
-                    _ => {
-                        return Err(PositionError::UnknownPiece {
-                            token: "+".into(),
-                            variant: t.variant.name.clone(),
-                        })
-                    }
-                }
-            } else {
-                (ch.to_string(), 1)
-            };
-            j += len;
-            let letter = token.chars().last().unwrap();
-            let kind =
-                t.variant
-                    .kind_by_token(&token)
-                    .ok_or_else(|| PositionError::UnknownPiece {
-                        token: token.clone(),
-                        variant: t.variant.name.clone(),
-                    })?;
-            let player = if letter.is_ascii_uppercase() {
-                Player::WHITE
-            } else {
-                Player::BLACK
-            };
-            let cell = shape.cell(x, y, z).ok_or_else(|| too_long(x + 1))?;
-            pos.put(t, cell, Piece::new(player, kind));
-            x += 1;
+            if x > shape.files as i32 {
+                return Err(wrong_length(x));
+            }
         }
         if x != shape.files as i32 {
-            return Err(too_long(x));
+            return Err(wrong_length(x));
         }
     }
     Ok(())
 }
 
-/// Writes level `z` as a grid (top row first).
-pub fn format_grid<B: BitSet>(t: &Tables<B>, pos: &Position<B>, z: i32) -> String {
+/// Reads a two-player grid: tokens are an optional `+` and a letter (upper case = first
+/// player); digits are runs of empty cells.
+pub fn parse_grid<B: BitSet>(
+    t: &Tables<B>,
+    pos: &mut Position<B>,
+    text: &str,
+    z: i32,
+) -> Result<(), PositionError> {
+    parse_rows(t, pos, text, z, |row| read_letter_row(t, row))
+}
+
+fn read_letter_row<B: BitSet>(t: &Tables<B>, row: &str) -> Result<Vec<GridEntry>, PositionError> {
+    let unknown = |token: String| PositionError::UnknownPiece {
+        token,
+        variant: t.variant.name.clone(),
+    };
+    let mut entries = Vec::new();
+    let mut chars = row.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if let Some(first) = ch.to_digit(10) {
+            let mut n = first as i32;
+            while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                n = n.saturating_mul(10).saturating_add(d as i32);
+                chars.next();
+            }
+            if n == 0 {
+                return Err(PositionError::ZeroRun {
+                    rank: row.to_string(),
+                });
+            }
+            entries.push(GridEntry::Empty(n));
+            continue;
+        }
+        let token = match ch {
+            '+' => match chars.next_if(|c| c.is_ascii_alphabetic()) {
+                Some(letter) => format!("+{letter}"),
+                None => return Err(unknown("+".into())),
+            },
+            _ => ch.to_string(),
+        };
+        let kind = t
+            .variant
+            .kind_by_token(&token)
+            .ok_or_else(|| unknown(token.clone()))?;
+        let player = if token.ends_with(|c: char| c.is_ascii_uppercase()) {
+            Player::WHITE
+        } else {
+            Player::BLACK
+        };
+        entries.push(GridEntry::Piece(Piece::new(player, kind)));
+    }
+    Ok(entries)
+}
+
+/// Writes level `z` as a grid (top row first), with `separator` between a row's entries.
+pub fn format_rows<B: BitSet>(t: &Tables<B>, pos: &Position<B>, z: i32, separator: &str) -> String {
     let shape = t.shape;
-    let mut out = String::new();
-    for y in (0..shape.ranks as i32).rev() {
-        let mut empty = 0;
-        for x in 0..shape.files as i32 {
-            match pos.piece_at(shape.cell(x, y, z).unwrap()) {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        out += &empty.to_string();
-                        empty = 0;
+    let rows: Vec<String> = (0..shape.ranks as i32)
+        .rev()
+        .map(|y| {
+            let mut entries: Vec<String> = Vec::new();
+            let mut empty = 0;
+            for x in 0..shape.files as i32 {
+                match pos.piece_at(shape.cell(x, y, z).unwrap()) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            entries.push(empty.to_string());
+                            empty = 0;
+                        }
+                        entries.push(piece_token(t, p));
                     }
-                    out += &piece_token(t, p);
                 }
             }
-        }
-        if empty > 0 {
-            out += &empty.to_string();
-        }
-        if y > 0 {
-            out.push('/');
-        }
-    }
-    out
+            if empty > 0 {
+                entries.push(empty.to_string());
+            }
+            entries.join(separator)
+        })
+        .collect();
+    rows.join("/")
+}
+
+/// Writes level `z` of a two-player position (letters run together).
+pub fn format_grid<B: BitSet>(t: &Tables<B>, pos: &Position<B>, z: i32) -> String {
+    format_rows(t, pos, z, "")
 }
 
 /// A piece's token: upper case for the first player, lower case for the second; with four

@@ -7,7 +7,9 @@ use super::pieces::{PAWN, YEOMAN};
 use crate::bitboard::BitSet;
 use crate::movegen::tables::Tables;
 use crate::piece::{Piece, Player};
-use crate::position::fen::{parse_counters, parse_side, PositionError};
+use crate::position::fen::{
+    format_rows, parse_counters, parse_rows, parse_side, GridEntry, PositionError,
+};
 use crate::position::{EnPassant, Position};
 
 fn army_letter<B: BitSet>(t: &Tables<B>, p: Player) -> char {
@@ -42,53 +44,23 @@ fn parse_token<B: BitSet>(t: &Tables<B>, token: &str) -> Result<Piece, PositionE
     Ok(Piece::new(army, kind))
 }
 
-fn parse_level<B: BitSet>(
-    t: &Tables<B>,
-    pos: &mut Position<B>,
-    text: &str,
-    z: i32,
-) -> Result<(), PositionError> {
-    let shape = t.shape;
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != shape.ranks as usize {
-        return Err(PositionError::RankCount {
-            found: rows.len(),
-            expected: shape.ranks as usize,
-        });
-    }
-    for (i, row) in rows.iter().enumerate() {
-        let y = shape.ranks as i32 - 1 - i as i32;
-        let mut x = 0i32;
-        let wrong_length = |found: i32| PositionError::RankLength {
-            rank: row.to_string(),
-            found: found as usize,
-            expected: shape.files as usize,
-        };
-        for token in row.split(',') {
+/// One row of a level: comma-separated piece tokens and numbers of empty cells.
+fn read_row<B: BitSet>(t: &Tables<B>, row: &str) -> Result<Vec<GridEntry>, PositionError> {
+    row.split(',')
+        .map(|token| {
             let token = token.trim();
-            if token.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-                let n: i32 = token.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                    PositionError::UnknownPiece {
+            if token.starts_with(|c: char| c.is_ascii_digit()) {
+                let n = token.parse().ok().filter(|&n| n > 0);
+                n.map(GridEntry::Empty)
+                    .ok_or_else(|| PositionError::UnknownPiece {
                         token: token.to_string(),
                         variant: t.variant.name.clone(),
-                    }
-                })?;
-                x += n;
-                if x > shape.files as i32 {
-                    return Err(wrong_length(x));
-                }
-                continue;
+                    })
+            } else {
+                parse_token(t, token).map(GridEntry::Piece)
             }
-            let piece = parse_token(t, token)?;
-            let cell = shape.cell(x, y, z).ok_or_else(|| wrong_length(x + 1))?;
-            pos.put(t, cell, piece);
-            x += 1;
-        }
-        if x != shape.files as i32 {
-            return Err(wrong_length(x));
-        }
-    }
-    Ok(())
+        })
+        .collect()
 }
 
 fn parse_alive<B: BitSet>(
@@ -233,7 +205,7 @@ pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionE
         });
     }
     for (z, level) in levels.iter().enumerate() {
-        parse_level(t, &mut pos, level, z as i32)?;
+        parse_rows(t, &mut pos, level, z as i32, |row| read_row(t, row))?;
     }
     let side = fields
         .next()
@@ -254,42 +226,10 @@ pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionE
     Ok(pos)
 }
 
-fn format_level<B: BitSet>(t: &Tables<B>, pos: &Position<B>, z: i32) -> String {
-    let shape = t.shape;
-    let rows: Vec<String> = (0..shape.ranks as i32)
-        .rev()
-        .map(|y| {
-            let mut cells: Vec<String> = Vec::new();
-            let mut empty = 0;
-            for x in 0..shape.files as i32 {
-                match pos.piece_at(shape.cell(x, y, z).unwrap()) {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            cells.push(empty.to_string());
-                            empty = 0;
-                        }
-                        cells.push(format!(
-                            "{}{}",
-                            army_letter(t, p.player()),
-                            t.variant.kind(p.kind()).token
-                        ));
-                    }
-                }
-            }
-            if empty > 0 {
-                cells.push(empty.to_string());
-            }
-            cells.join(",")
-        })
-        .collect();
-    rows.join("/")
-}
-
 /// Writes a position string.
 pub fn format<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
     let board: Vec<String> = (0..t.shape.levels as i32)
-        .map(|z| format_level(t, pos, z))
+        .map(|z| format_rows(t, pos, z, ","))
         .collect();
     let alive: String = (0..4)
         .map(Player)
