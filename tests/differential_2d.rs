@@ -1,6 +1,6 @@
 //! Differential tests: the fast generator against the simple reference (tests/reference) on
-//! positions reached by random play in every SwDA pairing, plain shatranj, every Cyclical
-//! option and a few CwDA pairings. Every position compares the legal move sets, the bulk
+//! positions reached by random play in every CwDA variant (both promotion rules), every SwDA
+//! pairing, plain shatranj and every Cyclical option. Every position compares the legal move sets, the bulk
 //! count, check, the position after every move (types, castling rights, e.p., clock) and
 //! the incremental Zobrist key. Random play prefers captures and promotions, so walks reach
 //! Crown Princes, two royals, bare kings and many changed types; the test also asserts that
@@ -79,6 +79,11 @@ struct Coverage {
     castles: usize,
     promotions: usize,
     checks: usize,
+    checkmates: usize,
+    /// Castlings that put the King on the b-file (the Clobberers' Bede castling).
+    bede_castlings: usize,
+    /// Pseudo-legal moves the reference refused because they leave a royal attacked.
+    illegal_refused: usize,
 }
 
 /// Compares both generators on one position; panics with the position string on a mismatch.
@@ -88,6 +93,7 @@ fn compare(t: &Tables<u64>, r: &Reference, pos: &Position<u64>, cov: &mut Covera
     let fast = legal_moves(t, pos);
     let fast_set: BTreeSet<RefMove> = fast.iter().map(|&m| ref_move(m)).collect();
     let ref_set: BTreeSet<RefMove> = r.legal_moves(&b).into_iter().collect();
+    cov.illegal_refused += r.pseudo_moves(&b).len() - ref_set.len();
     if fast_set != ref_set {
         let name = |m: &RefMove| format!("{m:?}");
         let only_fast: Vec<_> = fast_set.difference(&ref_set).map(name).collect();
@@ -121,7 +127,10 @@ fn compare(t: &Tables<u64>, r: &Reference, pos: &Position<u64>, cov: &mut Covera
         assert_eq!(next.hash, next.compute_hash(t), "hash at '{fen_text}'");
         match m.kind() {
             MoveKind::EnPassant => cov.en_passant += 1,
-            MoveKind::Castle => cov.castles += 1,
+            MoveKind::Castle => {
+                cov.castles += 1;
+                cov.bede_castlings += (t.shape.x(m.to()) == 1) as usize;
+            }
             MoveKind::Promotion => cov.promotions += 1,
             _ => {}
         }
@@ -133,6 +142,7 @@ fn compare(t: &Tables<u64>, r: &Reference, pos: &Position<u64>, cov: &mut Covera
     );
     cov.positions += 1;
     cov.checks += check as usize;
+    cov.checkmates += (check && fast.is_empty()) as usize;
     for p in [Player::WHITE, Player::BLACK] {
         let royals = r.royals(&b, p.0);
         cov.two_royals += (royals.len() >= 2) as usize;
@@ -257,14 +267,87 @@ fn cyclical_fast_generator_matches_the_reference_with_every_option() {
     );
 }
 
-#[test]
-fn cwda_fast_generator_matches_the_reference() {
-    let names: Vec<String> = ["chess", "cwda-clobberers-nutty", "cwda-rookies-fide"]
-        .map(String::from)
-        .to_vec();
-    let cov = run(&names, &[], 6, 160, 0xcda0_0001);
+/// The start position with the pieces between King and corners taken off, so both sides can
+/// castle both ways soon (random play seldom clears three cells for the Bede castling).
+fn castling_start(start: &str) -> String {
+    let (board, rest) = start.split_once(' ').expect("fields");
+    let clear = |rank: &str| {
+        let corner = &rank[..1];
+        format!("{corner}3{}2{corner}", &rank[4..5])
+    };
+    let mut ranks: Vec<String> = board.split('/').map(String::from).collect();
+    ranks[0] = clear(&ranks[0]);
+    ranks[7] = clear(&ranks[7]);
+    format!("{} {rest}", ranks.join("/"))
+}
+
+/// The positions of the CwDA reference perft table for `variant` (castling, e.p. and
+/// promotion tests, random middlegames).
+fn table_positions(variant: &str) -> Vec<&'static str> {
+    include_str!("perft/cwda-positions.tsv")
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            (f.len() > 1 && f[0] == variant).then_some(f[1])
+        })
+        .collect()
+}
+
+fn cwda_every_pairing(suffix: &str, seed: u64) {
+    let armies = ["fide", "clobberers", "nutty", "rookies"];
+    let mut total = Coverage::default();
+    for w in armies {
+        for b in armies {
+            let base = format!("cwda-{w}-{b}");
+            let t = narrow(&format!("{base}{suffix}"));
+            let castling = castling_start(&t.variant.start_position);
+            let mut starts = vec![castling.as_str()];
+            starts.extend(table_positions(&base));
+            starts.dedup();
+            let cov = run(&[t.variant.name.clone()], &starts, 14, 160, seed);
+            let name = &t.variant.name;
+            assert!(cov.positions >= 1000, "{name}: only {cov:?}");
+            assert!(cov.promotions > 0 && cov.castles > 0, "{name}: {cov:?}");
+            assert!(cov.checks > 0, "{name}: no check seen {cov:?}");
+            if w == "clobberers" || b == "clobberers" {
+                assert!(cov.bede_castlings > 0, "{name}: no Bede castling {cov:?}");
+            }
+            total.positions += cov.positions;
+            total.en_passant += cov.en_passant;
+            total.checkmates += cov.checkmates;
+            total.illegal_refused += cov.illegal_refused;
+        }
+    }
+    eprintln!("every CwDA pairing{suffix}: {total:?}");
     assert!(
-        cov.en_passant > 0 && cov.castles > 0 && cov.promotions > 0,
-        "{cov:?}"
+        total.en_passant > 0 && total.checkmates > 0 && total.illegal_refused > 0,
+        "{total:?}"
     );
+}
+
+#[test]
+fn cwda_fast_generator_matches_the_reference_in_every_pairing() {
+    cwda_every_pairing("", 0xcda0_0001);
+}
+
+#[test]
+fn cwda_fast_generator_matches_the_reference_with_either_army_promotion() {
+    cwda_every_pairing("-anypromo", 0xcda0_0002);
+}
+
+#[test]
+fn the_reference_knows_bede_castling() {
+    // The reference itself must produce e1b1 here, or agreeing with it would prove nothing.
+    let t = narrow("cwda-clobberers-fide");
+    let pos = fen::parse(&t, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/D3KAWD w KQkq - 0 1").unwrap();
+    let r = Reference::new(&t.variant);
+    let king_to: Vec<String> = r
+        .legal_moves(&board_of(&pos))
+        .into_iter()
+        .filter(|m| matches!(m.special, Special::Castle(_)))
+        .map(|m| t.shape.cell_name(panoply::geometry::Cell(m.to)))
+        .collect();
+    assert!(king_to.contains(&"b1".to_string()), "{king_to:?}");
+    assert!(!king_to.contains(&"c1".to_string()), "{king_to:?}");
 }
