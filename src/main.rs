@@ -56,35 +56,8 @@ enum Command {
     },
     /// List every variant name this build knows.
     Variants,
-    /// Play four-player games between engine copies, one per army, and summarise them.
-    Selfplay {
-        #[arg(long, default_value = "aof5")]
-        variant: String,
-        #[arg(long, default_value_t = 2)]
-        games: usize,
-        /// Search method per army in turn order (c,p,i,b), or one for all: paranoid | brs.
-        #[arg(long, default_value = "paranoid,brs,paranoid,brs")]
-        methods: String,
-        /// Rotate the methods by one army after every game, so each seat sees each method.
-        #[arg(long)]
-        rotate: bool,
-        /// Node budget per move.
-        #[arg(long)]
-        nodes: Option<u64>,
-        /// Depth limit per move (plies).
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Time per move in milliseconds.
-        #[arg(long)]
-        movetime: Option<u64>,
-        #[arg(long, default_value_t = 400)]
-        max_plies: usize,
-        /// Plies played at random at the start of each game.
-        #[arg(long, default_value_t = 4)]
-        random_opening: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    /// Play games between engine copies (any variant) and summarise how they ended.
+    Selfplay(selfplay::Options),
     /// Measure perft and search speed on fixed positions of every supported game.
     Bench {
         /// Perft depth for the 2D games.
@@ -153,30 +126,7 @@ fn main() -> ExitCode {
             fen,
             moves,
         }) => run_show(&variant, fen.as_deref(), &moves),
-        Some(Command::Selfplay {
-            variant,
-            games,
-            methods,
-            rotate,
-            nodes,
-            depth,
-            movetime,
-            max_plies,
-            random_opening,
-            seed,
-        }) => selfplay::run(selfplay::Options {
-            variant,
-            games,
-            methods,
-            rotate,
-            nodes,
-            depth,
-            movetime,
-            max_plies,
-            random_opening,
-            seed,
-        })
-        .map_err(Failure),
+        Some(Command::Selfplay(options)) => selfplay::run(options).map_err(Failure),
         Some(Command::Variants) => {
             panoply::games::names().iter().for_each(|n| println!("{n}"));
             Ok(())

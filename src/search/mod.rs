@@ -73,6 +73,8 @@ pub struct SearchResult {
     /// The expected reply, for pondering.
     pub ponder: Option<Move>,
     pub score: Score,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -227,6 +227,7 @@ pub fn search_game<B: BitSet>(
         best: r.best,
         ponder: None,
         score: score(r.score),
+        nodes: r.nodes,
     }
 }
 

@@ -1,14 +1,17 @@
-//! Self-play for multi-player games: one engine copy per army, each with its own search
-//! method and budget, playing whole games; used to compare the search methods.
+//! Self-play: engine copies playing whole games against each other, ended only by the rules
+//! ([`Game::outcome`]) or by a ply cap. Two-player games use one [`Searcher`] per side;
+//! multi-player games one engine copy per army, each with its own search method (used to
+//! compare the methods).
 
 use super::multi_player::{search, Method, MultiLimits, Utility};
+use super::{Limits, Searcher};
 use crate::bitboard::BitSet;
 use crate::game::{Game, Outcome};
 use crate::moves::Move;
 use crate::piece::Player;
 use std::sync::atomic::AtomicBool;
 
-/// How the engine copies play.
+/// How the engine copies of a multi-player game play.
 #[derive(Clone, Debug)]
 pub struct SelfPlay {
     /// One method per army, in turn order.
@@ -18,6 +21,16 @@ pub struct SelfPlay {
     pub max_plies: usize,
     /// Plies at the start played at random (seeded), so that games differ.
     pub random_opening: usize,
+}
+
+/// How long a game may run and how it starts, whoever plays it.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    /// Games still running after this many plies are stopped without a result.
+    pub max_plies: usize,
+    /// Plies at the start played at random (seeded), so that games differ.
+    pub random_opening: usize,
+    pub seed: u64,
 }
 
 /// A checkmate seen during a game: who, whom, at which ply.
@@ -34,27 +47,35 @@ pub struct Record {
     pub outcome: Option<Outcome>,
     pub plies: usize,
     pub moves: Vec<String>,
+    /// Players eliminated during the game (multi-player games only).
     pub checkmates: Vec<Checkmate>,
     pub nodes: u64,
-    /// For a game stopped at the ply limit: the army whose evaluation is best.
+    /// For a multi-player game stopped at the ply limit: the army whose evaluation is best.
     pub leader: Option<Player>,
 }
 
-/// Plays one game from the game's current position.
-pub fn play<B: BitSet, U: Utility<B>>(
-    mut game: Game<B>,
-    eval: &U,
-    config: &SelfPlay,
-    seed: u64,
+/// A small seeded generator for the random opening moves (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Plays from the game's position until the rules end it or `schedule.max_plies` plies are
+/// played. `choose` picks the move after the random opening and returns the nodes it
+/// searched; `after` sees the position before each move and the game after it.
+fn drive<B: BitSet>(
+    game: &mut Game<B>,
+    schedule: Schedule,
+    mut choose: impl FnMut(&Game<B>) -> (Move, u64),
+    mut after: impl FnMut(&crate::position::Position<B>, &Game<B>, &mut Record),
 ) -> Record {
-    let mut rng = seed | 1;
-    let mut next_random = move |n: usize| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        (rng % n as u64) as usize
-    };
-    let stop = AtomicBool::new(false);
+    let mut rng = Rng(schedule.seed | 1);
     let mut record = Record {
         outcome: None,
         plies: 0,
@@ -63,49 +84,96 @@ pub fn play<B: BitSet, U: Utility<B>>(
         nodes: 0,
         leader: None,
     };
-    while record.plies < config.max_plies {
-        if let Some(o) = game.outcome() {
-            record.outcome = Some(o);
-            break;
+    loop {
+        record.outcome = game.outcome();
+        if record.outcome.is_some() || record.plies >= schedule.max_plies {
+            return record;
         }
-        let moves = game.legal_moves();
-        let mv: Move = if record.plies < config.random_opening {
-            moves[next_random(moves.len())]
+        let mv = if record.plies < schedule.random_opening {
+            let moves = game.legal_moves();
+            moves[rng.below(moves.len())]
         } else {
-            let side = game.pos.side;
-            let method = config.methods[side.index() % config.methods.len()];
-            let keys = game.repetition_keys();
+            let (mv, nodes) = choose(game);
+            record.nodes += nodes;
+            mv
+        };
+        let before = game.pos;
+        record.moves.push(game.format_move(mv));
+        game.play(mv);
+        record.plies += 1;
+        after(&before, game, &mut record);
+    }
+}
+
+/// Plays one two-player game from the game's current position: `searchers[p]` moves for
+/// player `p`, each within `limits` per move.
+pub fn play_two_player<B: BitSet>(
+    mut game: Game<B>,
+    searchers: &mut [Searcher<B>; 2],
+    limits: &Limits,
+    schedule: Schedule,
+) -> Record {
+    let stop = AtomicBool::new(false);
+    drive(
+        &mut game,
+        schedule,
+        |g| {
+            let searcher = &mut searchers[g.pos.side.index()];
+            let r = searcher.search(g, limits, &stop, &mut |_| {});
+            (r.best.expect("a game that is not over has a move"), r.nodes)
+        },
+        |_, _, _| {},
+    )
+}
+
+/// Plays one multi-player game from the game's current position.
+pub fn play<B: BitSet, U: Utility<B>>(
+    mut game: Game<B>,
+    eval: &U,
+    config: &SelfPlay,
+    seed: u64,
+) -> Record {
+    let stop = AtomicBool::new(false);
+    let schedule = Schedule {
+        max_plies: config.max_plies,
+        random_opening: config.random_opening,
+        seed,
+    };
+    let mut record = drive(
+        &mut game,
+        schedule,
+        |g| {
+            let method = config.methods[g.pos.side.index() % config.methods.len()];
+            let keys = g.repetition_keys();
             let r = search(
-                &game.tables,
+                &g.tables,
                 eval,
-                &game.pos,
+                &g.pos,
                 &keys,
                 method,
                 config.limits,
                 &stop,
                 |_| {},
             );
-            record.nodes += r.nodes;
-            r.best.expect("a game that is not over has a move")
-        };
-        let before = game.pos.alive;
-        record.moves.push(game.format_move(mv));
-        game.play(mv);
-        record.plies += 1;
-        // The checkmater moves next, whichever rule checkmated.
-        for v in (0..4u8).filter(|&v| before >> v & 1 != 0 && !game.pos.is_alive(Player(v))) {
-            record.checkmates.push(Checkmate {
-                by: game.pos.side,
-                victim: Player(v),
-                ply: record.plies,
-            });
-        }
-    }
+            (r.best.expect("a game that is not over has a move"), r.nodes)
+        },
+        |before, g, record| {
+            // The checkmater moves next, whichever rule checkmated.
+            let players = g.tables.players() as u8;
+            for v in
+                (0..players).filter(|&v| before.alive >> v & 1 != 0 && !g.pos.is_alive(Player(v)))
+            {
+                record.checkmates.push(Checkmate {
+                    by: g.pos.side,
+                    victim: Player(v),
+                    ply: record.plies,
+                });
+            }
+        },
+    );
     if record.outcome.is_none() {
-        record.outcome = game.outcome();
-    }
-    if record.outcome.is_none() {
-        record.leader = (0..4u8)
+        let players = game.tables.players() as u8;
+        record.leader = (0..players)
             .map(Player)
             .filter(|&p| game.pos.is_alive(p))
             .max_by_key(|&p| eval.utility(&game.tables, &game.pos, p));

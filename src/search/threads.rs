@@ -49,6 +49,7 @@ pub fn run<B: BitSet>(
             best: None,
             ponder: None,
             score: if lost { Score::Mate(0) } else { Score::Cp(0) },
+            nodes: 0,
         };
     }
     tt.new_search();
@@ -72,7 +73,7 @@ pub fn run<B: BitSet>(
     });
     let (main_data, helpers) = data.split_first_mut().expect("at least one thread");
     let (tx, rx) = mpsc::channel::<Info>();
-    std::thread::scope(|s| {
+    let mut result = std::thread::scope(|s| {
         let shared = &shared;
         for (i, d) in helpers.iter_mut().enumerate() {
             let keys = keys.clone();
@@ -112,7 +113,10 @@ pub fn run<B: BitSet>(
             on_info(&info);
         }
         main.join().expect("search thread")
-    })
+    });
+    // Every thread has flushed its count by now.
+    result.nodes = shared.nodes.load(Ordering::Relaxed);
+    result
 }
 
 /// Root moves in a first order: hash move, then captures by gain, then the rest.
@@ -210,6 +214,7 @@ fn main_search<B: BitSet>(
         best: Some(best),
         ponder,
         score: to_score(if score == -INFINITY { 0 } else { score }),
+        nodes: 0,
     }
 }
 
