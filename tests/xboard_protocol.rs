@@ -356,4 +356,21 @@ fn every_registry_variant_is_shown_or_refused() {
             assert!(out[0].starts_with("setup ("), "{name}: {out:?}");
         }
     }
+    // A refused variant leaves the game as it was, and the next `variant` and `new` work.
+    x.silent("new");
+    x.silent("force");
+    x.silent("usermove e2e4");
+    let refused = x.say("variant missionary");
+    assert!(
+        refused.len() == 1
+            && refused[0].starts_with("Error (variant missionary cannot be shown: ")
+            && refused[0].contains("6 levels"),
+        "{refused:?}"
+    );
+    assert_eq!(x.say("usermove e2e4"), ["Illegal move: e2e4"]);
+    x.silent("usermove e7e5");
+    x.silent("new");
+    assert!(x.say("variant cwda")[0].starts_with("setup ("));
+    x.silent("force");
+    x.silent("usermove b1c3");
 }

@@ -695,7 +695,9 @@ impl XBoard {
     }
 }
 
-/// Kinds each player can have: those on the board at the start and promotion choices.
+/// Kinds each player can have: those on the board at the start and what they can promote
+/// to (a rule for a kind the player never has, such as the Lance's in a SwDA game without
+/// the Jostlers, adds nothing).
 fn present_kinds(variant: &Variant) -> [Vec<Kind>; 2] {
     let mut out: [Vec<Kind>; 2] = [Vec::new(), Vec::new()];
     let board = variant
@@ -708,12 +710,24 @@ fn present_kinds(variant: &Variant) -> [Vec<Kind>; 2] {
             out[usize::from(c.is_ascii_lowercase())].push(k);
         }
     }
-    for rule in &variant.promotions {
-        if rule.player.index() < 2 {
-            out[rule.player.index()].extend(rule.choices.iter().copied());
+    // Promoted kinds may promote again: repeat until nothing is added.
+    loop {
+        let mut added = false;
+        for rule in variant.promotions.iter().filter(|r| r.player.index() < 2) {
+            let kinds = &mut out[rule.player.index()];
+            if kinds.contains(&rule.kind) {
+                for &c in &rule.choices {
+                    if !kinds.contains(&c) {
+                        kinds.push(c);
+                        added = true;
+                    }
+                }
+            }
+        }
+        if !added {
+            return out;
         }
     }
-    out
 }
 
 fn other(p: Player) -> Player {
