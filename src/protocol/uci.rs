@@ -2,11 +2,10 @@
 //! the registry (army pairings are variant names, e.g. `cwda-nutty-rookies`).
 
 use super::session::{default_options, Finished, Report, Session};
-use super::{send, Event};
+use super::{send, Event, Inbox, Protocol};
 use crate::game::AnyTables;
 use crate::games;
 use crate::search::{Clock, Limits, Score, SearchOptions};
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -24,48 +23,40 @@ struct Running {
 
 pub struct Uci {
     tx: Sender<Event>,
-    rx: Receiver<Event>,
-    queue: VecDeque<String>,
+    inbox: Inbox,
     session: Session,
     search: Option<Running>,
 }
 
 type Reply = Result<(), String>;
 
+/// The shared loop calls the inherent methods of the same names.
+impl Protocol for Uci {
+    fn inbox(&mut self) -> &mut Inbox {
+        &mut self.inbox
+    }
+
+    fn command(&mut self, line: &str) -> bool {
+        Uci::command(self, line)
+    }
+
+    fn search_done(&mut self, finished: Finished) {
+        Uci::search_done(self, finished)
+    }
+
+    fn shutdown(&mut self) {
+        self.stop_and_wait();
+    }
+}
+
 impl Uci {
     pub fn new(tx: Sender<Event>, rx: Receiver<Event>) -> Uci {
         let session = Session::by_name("chess", default_options()).expect("chess is built in");
         Uci {
             tx,
-            rx,
-            queue: VecDeque::from(["uci".to_string()]),
+            inbox: Inbox::new(rx, ["uci".to_string()]),
             session,
             search: None,
-        }
-    }
-
-    pub fn run(mut self) {
-        loop {
-            let event = match self.queue.pop_front() {
-                Some(line) => Event::Line(line),
-                None => match self.rx.recv() {
-                    Ok(e) => e,
-                    Err(_) => return,
-                },
-            };
-            match event {
-                Event::Line(line) => {
-                    if !self.command(line.trim()) {
-                        self.stop_and_wait();
-                        return;
-                    }
-                }
-                Event::Eof => {
-                    self.stop_and_wait();
-                    return;
-                }
-                Event::SearchDone(f) => self.search_done(f),
-            }
         }
     }
 
@@ -329,21 +320,15 @@ impl Uci {
     fn wait(&mut self, report_best: bool) {
         let Some(run) = &self.search else { return };
         run.stop.store(true, Ordering::Relaxed);
-        loop {
-            match self.rx.recv() {
-                Ok(Event::Line(l)) => self.queue.push_back(l),
-                Ok(Event::Eof) => self.queue.push_back("quit".into()),
-                Ok(Event::SearchDone(f)) => {
-                    if report_best {
-                        self.search_done(f);
-                    } else {
-                        self.session.finish(f);
-                        self.search = None;
-                    }
-                    return;
-                }
-                Err(_) => return,
-            }
+        let Some(finished) = self.inbox.wait_for_search() else {
+            self.search = None;
+            return;
+        };
+        if report_best {
+            self.search_done(finished);
+        } else {
+            self.session.finish(finished);
+            self.search = None;
         }
     }
 

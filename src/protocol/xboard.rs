@@ -9,13 +9,12 @@
 
 use super::session::{default_options, Finished, Report, Session};
 use super::xboard_pieces::{check_showable, XBoardPieces};
-use super::{send, Event};
+use super::{send, Event, Inbox, Protocol};
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
 use crate::piece::{Kind, Player};
 use crate::search::{Clock, Limits, Score};
 use crate::variant::Variant;
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -79,9 +78,7 @@ impl Default for TimeControl {
 
 pub struct XBoard {
     tx: Sender<Event>,
-    rx: Receiver<Event>,
-    /// Lines that arrived while waiting for a search to stop, in order.
-    queue: VecDeque<String>,
+    inbox: Inbox,
     session: Session,
     /// What XBoard calls the current variant.
     variant_label: String,
@@ -100,13 +97,31 @@ pub struct XBoard {
 
 type Reply = Result<(), String>;
 
+/// The shared loop calls the inherent methods of the same names.
+impl Protocol for XBoard {
+    fn inbox(&mut self) -> &mut Inbox {
+        &mut self.inbox
+    }
+
+    fn command(&mut self, line: &str) -> bool {
+        XBoard::command(self, line)
+    }
+
+    fn search_done(&mut self, finished: Finished) {
+        XBoard::search_done(self, finished)
+    }
+
+    fn shutdown(&mut self) {
+        self.stop_search();
+    }
+}
+
 impl XBoard {
     pub fn new(tx: Sender<Event>, rx: Receiver<Event>, first: Option<String>) -> XBoard {
         let session = Session::by_name("chess", default_options()).expect("chess is built in");
         XBoard {
             tx,
-            rx,
-            queue: first.into_iter().collect(),
+            inbox: Inbox::new(rx, first),
             session,
             variant_label: "normal".into(),
             pieces: None,
@@ -117,31 +132,6 @@ impl XBoard {
             clock: TimeControl::default(),
             search: None,
             pending_pongs: Vec::new(),
-        }
-    }
-
-    pub fn run(mut self) {
-        loop {
-            let event = match self.queue.pop_front() {
-                Some(line) => Event::Line(line),
-                None => match self.rx.recv() {
-                    Ok(e) => e,
-                    Err(_) => return,
-                },
-            };
-            match event {
-                Event::Line(line) => {
-                    if !self.command(line.trim()) {
-                        self.stop_search();
-                        return;
-                    }
-                }
-                Event::Eof => {
-                    self.stop_search();
-                    return;
-                }
-                Event::SearchDone(f) => self.search_done(f),
-            }
         }
     }
 
@@ -629,16 +619,8 @@ impl XBoard {
             return;
         };
         run.stop.store(true, Ordering::Relaxed);
-        loop {
-            match self.rx.recv() {
-                Ok(Event::Line(l)) => self.queue.push_back(l),
-                Ok(Event::Eof) => self.queue.push_back("quit".into()),
-                Ok(Event::SearchDone(f)) => {
-                    self.session.finish(f);
-                    break;
-                }
-                Err(_) => break,
-            }
+        if let Some(finished) = self.inbox.wait_for_search() {
+            self.session.finish(finished);
         }
         self.flush_pongs();
     }
