@@ -6,7 +6,7 @@
 //! [`xboard`] (the two protocols), [`board`] (the rules behind an object-safe interface),
 //! [`referee`] (one game), [`time_control`], [`schedule`] (round robin, gauntlet), [`book`]
 //! (opening books), [`pgn`], [`elo`], [`standings`] (the final table), [`progress`] (the live
-//! line), [`book_maker`] (`panoply book`). This file runs the schedule on worker threads.
+//! line), [`book_maker`] (`panoply book`, in process with the search). This file runs the schedule on worker threads.
 
 pub mod board;
 pub mod book;
