@@ -6,6 +6,7 @@
 //! commands such as `stop`, `?`, `ping` and `isready` are answered while the engine thinks.
 //! stdout carries protocol lines only ([`send`]); logs go to stderr.
 
+pub mod own_book;
 pub mod session;
 pub mod uci;
 pub mod xbetza;

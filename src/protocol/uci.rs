@@ -1,6 +1,7 @@
 //! UCI. Variants are chosen with the `UCI_Variant` option, whose choices are every name in
 //! the registry (army pairings are variant names, e.g. `cwda-nutty-rookies`).
 
+use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::session::{default_options, Finished, Report, Session};
 use super::{send, Event, Inbox, Protocol};
 use crate::game::AnyTables;
@@ -26,6 +27,7 @@ pub struct Uci {
     inbox: Inbox,
     session: Session,
     search: Option<Running>,
+    book: OwnBook,
 }
 
 type Reply = Result<(), String>;
@@ -57,6 +59,7 @@ impl Uci {
             inbox: Inbox::new(rx, ["uci".to_string()]),
             session,
             search: None,
+            book: OwnBook::default(),
         }
     }
 
@@ -136,6 +139,10 @@ impl Uci {
             "option name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
             o.multi_pv
         ));
+        send(&format!("option name {OWN_BOOK} type check default false"));
+        send(&format!(
+            "option name {BOOK_FILE} type string default <empty>"
+        ));
         send("uciok");
     }
 
@@ -164,6 +171,12 @@ impl Uci {
             "hash" => o.hash_mb = spin(MAX_HASH_MB)?,
             "threads" => o.threads = spin(MAX_THREADS)?,
             "multipv" => o.multi_pv = spin(MAX_MULTI_PV)?,
+            "ownbook" => {
+                self.book.set_enabled(parse_check(name, value)?);
+                return Ok(());
+            }
+            // `<empty>` is how GUIs send back the empty default.
+            "bookfile" => return self.book.load(if value == "<empty>" { "" } else { value }),
             _ => return Err(format!("unknown option '{name}'")),
         }
         self.session.set_options(o);
@@ -208,6 +221,14 @@ impl Uci {
             return self.perft(depth);
         }
         let (limits, ponder) = self.parse_limits(&words)?;
+        // A book move answers at once; pondering and infinite analysis search as usual.
+        if !ponder && !limits.infinite {
+            if let Some(mv) = self.book.choose(&self.session) {
+                send(&format!("info string book move {mv}"));
+                send(&format!("bestmove {mv}"));
+                return Ok(());
+            }
+        }
         if ponder {
             let infinite = Limits {
                 infinite: true,

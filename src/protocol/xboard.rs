@@ -7,6 +7,7 @@
 //! variant the engine sends `setup` and `piece` commands, so XBoard can keep legality
 //! testing on.
 
+use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::session::{default_options, Finished, Report, Session};
 use super::xboard_pieces::{check_showable, XBoardPieces};
 use super::{send, Event, Inbox, Protocol};
@@ -93,6 +94,7 @@ pub struct XBoard {
     search: Option<Running>,
     /// `ping`s received while thinking on a move, answered after the move.
     pending_pongs: Vec<String>,
+    book: OwnBook,
 }
 
 type Reply = Result<(), String>;
@@ -132,6 +134,7 @@ impl XBoard {
             clock: TimeControl::default(),
             search: None,
             pending_pongs: Vec::new(),
+            book: OwnBook::default(),
         }
     }
 
@@ -283,6 +286,14 @@ impl XBoard {
         send(&format!(
             "feature option=\"Variant fairy selects -combo {}\"",
             pairs.join(" /// ")
+        ));
+        send(&format!(
+            "feature option=\"{OWN_BOOK} -check {}\"",
+            u8::from(self.book.enabled())
+        ));
+        send(&format!(
+            "feature option=\"{BOOK_FILE} -file {}\"",
+            self.book.path()
         ));
         send("feature done=1");
         Ok(())
@@ -517,6 +528,11 @@ impl XBoard {
                     .ok_or_else(|| format!("unknown army pairing '{value}'"))?;
                 self.armies = [w, b];
             }
+            OWN_BOOK => {
+                self.book.set_enabled(parse_check(name, value)?);
+                return Ok(());
+            }
+            BOOK_FILE => return self.book.load(value),
             _ => return Err(format!("unknown option '{name}'")),
         }
         // Before the first move, a new army takes effect at once.
@@ -555,6 +571,9 @@ impl XBoard {
         if let Some(outcome) = self.session.outcome() {
             send(&result_line(&outcome));
             return;
+        }
+        if let Some(mv) = self.book.choose(&self.session) {
+            return self.play_own_move(mv);
         }
         let limits = self.move_limits();
         self.launch(limits, Purpose::Move);
@@ -632,25 +651,30 @@ impl XBoard {
         };
         if run.purpose == Purpose::Move {
             if let Some(best) = found.best {
-                let mover = self.session.side_to_move();
-                let shown = match &self.pieces {
-                    Some(p) => p.move_to_xboard(self.session.variant(), mover, &best),
-                    None => best.clone(),
-                };
-                match self.session.play(&best) {
-                    Ok(()) => {
-                        send(&format!("move {shown}"));
-                        if let Some(outcome) = self.session.outcome() {
-                            send(&result_line(&outcome));
-                        }
-                    }
-                    Err(e) => log::error!("search returned an unplayable move: {e}"),
-                }
+                self.play_own_move(best);
             } else if let Some(outcome) = self.session.outcome() {
                 send(&result_line(&outcome));
             }
         }
         self.flush_pongs();
+    }
+
+    /// Plays the engine's move (found by the search or in the book) and sends it.
+    fn play_own_move(&mut self, best: String) {
+        let mover = self.session.side_to_move();
+        let shown = match &self.pieces {
+            Some(p) => p.move_to_xboard(self.session.variant(), mover, &best),
+            None => best.clone(),
+        };
+        match self.session.play(&best) {
+            Ok(()) => {
+                send(&format!("move {shown}"));
+                if let Some(outcome) = self.session.outcome() {
+                    send(&result_line(&outcome));
+                }
+            }
+            Err(e) => log::error!("the engine chose an unplayable move: {e}"),
+        }
     }
 
     fn flush_pongs(&mut self) {
