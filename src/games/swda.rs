@@ -216,8 +216,10 @@ pub fn variant(white: Army, black: Army) -> Variant {
     v
 }
 
-/// Plain `shatranj`: the Orderly Originals in the traditional setup (Ferz on d1/e8, Kings on
-/// e1/d8) with the letters GUIs use for it: `b` = Alfil, `q` = Ferz.
+/// Plain `shatranj`: the Orderly Originals with the setup and letters of the GUIs that know
+/// the game (XBoard, CuteChess): Kings on d1/d8 facing each other, Ferz on e1/e8, `b` =
+/// Alfil, `q` = Ferz. XBoard plays `variant shatranj` from its own start position without
+/// being told it, so a different one would put the two boards out of step.
 pub fn shatranj() -> Variant {
     let shape = Shape::flat(8, 8);
     let [rook, knight, alfil, ferz] = Army::Originals.pieces();
@@ -232,7 +234,7 @@ pub fn shatranj() -> Variant {
     let mut v = shatranj_rules(
         "shatranj".into(),
         vec![king(), pawn(), rook, knight, alfil, ferz],
-        "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(),
+        "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1".into(),
     );
     v.armies = vec!["originals".into(), "originals".into()];
     v.promotions = last_rank_promotions(&shape, PAWN, [vec![Kind(5)], vec![Kind(5)]]);
