@@ -13,6 +13,7 @@ use super::xboard_pieces::{check_showable, XBoardPieces};
 use super::{send, Event, Inbox, Protocol};
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
+use crate::interop::fairymax;
 use crate::piece::{Kind, Player};
 use crate::search::{Clock, Limits, Score};
 use crate::variant::Variant;
@@ -25,14 +26,6 @@ const ARMY_CHOICES: [(&str, Army); 4] = [
     ("FIDE", Army::Fide),
     ("Clobberers", Army::Clobberers),
     ("Nutty Knights", Army::Nutty),
-    ("Rookies", Army::Rookies),
-];
-
-/// Fairy-Max's army names in its `Variant fairy selects` values.
-const FAIRY_MAX_ARMIES: [(&str, Army); 4] = [
-    ("FIDE", Army::Fide),
-    ("Clobberers", Army::Clobberers),
-    ("Nutters", Army::Nutty),
     ("Rookies", Army::Rookies),
 ];
 
@@ -275,16 +268,15 @@ impl XBoard {
             "feature option=\"Black Army -combo {}\"",
             armies(self.armies[1])
         ));
-        let pairs: Vec<String> = FAIRY_MAX_ARMIES
-            .iter()
-            .flat_map(|(w, _)| {
-                FAIRY_MAX_ARMIES
-                    .iter()
-                    .map(move |(b, _)| format!("{w}-{b}"))
-            })
+        // Every pairing in Fairy-Max's spelling (Panoply also plays an army against itself).
+        let pairs: Vec<String> = Army::ALL
+            .into_iter()
+            .flat_map(|w| Army::ALL.into_iter().map(move |b| (w, b)))
+            .map(|(w, b)| format!("{}-{}", fairymax::army_name(w), fairymax::army_name(b)))
             .collect();
         send(&format!(
-            "feature option=\"Variant fairy selects -combo {}\"",
+            "feature option=\"{} -combo {}\"",
+            fairymax::SELECT_OPTION,
             pairs.join(" /// ")
         ));
         send(&format!(
@@ -515,16 +507,8 @@ impl XBoard {
                 let army = army_by_name(value).ok_or_else(|| format!("unknown army '{value}'"))?;
                 self.armies[usize::from(name == "Black Army")] = army;
             }
-            "Variant fairy selects" => {
-                let (w, b) = value.split_once('-').ok_or("expected WHITE-BLACK")?;
-                let find = |s: &str| {
-                    FAIRY_MAX_ARMIES
-                        .iter()
-                        .find(|(n, _)| n.eq_ignore_ascii_case(s))
-                        .map(|(_, a)| *a)
-                };
-                let (w, b) = find(w)
-                    .zip(find(b))
+            fairymax::SELECT_OPTION => {
+                let (w, b) = fairymax::pairing_from_selects(value)
                     .ok_or_else(|| format!("unknown army pairing '{value}'"))?;
                 self.armies = [w, b];
             }
@@ -743,9 +727,9 @@ fn other(p: Player) -> Player {
 fn army_by_name(s: &str) -> Option<Army> {
     ARMY_CHOICES
         .iter()
-        .chain(FAIRY_MAX_ARMIES.iter())
         .find(|(n, _)| n.eq_ignore_ascii_case(s))
         .map(|(_, a)| *a)
+        .or_else(|| fairymax::army_from_name(s))
         .or_else(|| Army::from_name(&s.to_ascii_lowercase()))
 }
 

@@ -9,6 +9,7 @@
 
 use super::xbetza;
 use crate::games::cwda::Army;
+use crate::interop::fairymax;
 use crate::piece::{Kind, Player};
 use crate::variant::{Castling, Variant};
 use std::fmt;
@@ -150,7 +151,10 @@ impl XBoardPieces {
             let king = v.kind_by_token("K").ok_or(ShowError::NotCwda)?;
             entries[p].push((pawn, PAWN_SLOT, case('p')));
             entries[p].push((king, KING_SLOT, case('k')));
-            for (ours, (slot, letter)) in army.letters().into_iter().zip(fairy_max_letters(army)) {
+            let theirs = fairymax::slots(army)
+                .into_iter()
+                .zip(fairymax::letters(army));
+            for (ours, (slot, letter)) in army.letters().into_iter().zip(theirs) {
                 let kind = v
                     .kind_by_token(&ours.to_string())
                     .ok_or(ShowError::NotCwda)?;
@@ -327,16 +331,6 @@ impl XBoardPieces {
 
 fn geometry(v: &Variant) -> String {
     format!("{}x{}+0_fairy", v.shape.files, v.shape.ranks)
-}
-
-/// Fairy-Max's (slot, letter) for an army's a/h, b/g, c/f and d pieces, from its fmax.ini.
-fn fairy_max_letters(army: Army) -> [(usize, char); 4] {
-    match army {
-        Army::Fide => [(3, 'r'), (1, 'n'), (2, 'b'), (4, 'q')],
-        Army::Clobberers => [(13, 'l'), (6, 'e'), (8, 'c'), (7, 'a')],
-        Army::Nutty => [(14, 't'), (12, 'h'), (20, 'u'), (16, 'c')],
-        Army::Rookies => [(19, 's'), (14, 'w'), (17, 'h'), (16, 'm')],
-    }
 }
 
 #[cfg(test)]
