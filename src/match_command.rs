@@ -31,9 +31,9 @@ pub struct MatchArgs {
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Opening book file (see book/README.md).
+    /// Opening book file (see book/README.md); repeatable, the books are merged.
     #[arg(long)]
-    pub book: Option<PathBuf>,
+    pub book: Vec<PathBuf>,
     /// The longest opening line taken from the book, in plies.
     #[arg(long, default_value_t = 8)]
     pub book_plies: usize,
@@ -64,10 +64,14 @@ pub fn run_match_command(args: MatchArgs) -> Result<(), String> {
         .map(|e| EngineConfig::load(&resolve(e)).map_err(|e| e.to_string()))
         .collect::<Result<_, _>>()?;
     panoply::tournament::unique_names(&mut engines);
-    let book = match &args.book {
-        Some(p) => Some(Book::load(p).map_err(|e| e.to_string())?),
-        None => None,
-    };
+    let mut book: Option<Book> = None;
+    for path in &args.book {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        book.get_or_insert_with(Book::default)
+            .add_text(&text, &path.display().to_string())
+            .map_err(|e| e.to_string())?;
+    }
     let settings = MatchSettings {
         engines,
         variants: args.variants,

@@ -85,11 +85,98 @@ fn table_row(stdout: &str, engine: &str) -> Vec<String> {
     line.split_whitespace().map(str::to_string).collect()
 }
 
-fn require_fairy_max() {
+/// Whether Fairy-Max is installed. Without it the test is skipped with a message, unless
+/// `PANOPLY_REQUIRE_FAIRYMAX` is set (CI sets it after installing Fairy-Max, see .ci/run):
+/// then a missing Fairy-Max fails the test.
+fn fairy_max_present() -> bool {
+    if Path::new(FAIRY_MAX).exists() {
+        return true;
+    }
     assert!(
-        Path::new(FAIRY_MAX).exists(),
-        "this test needs Fairy-Max: apt-get install fairymax"
+        std::env::var_os("PANOPLY_REQUIRE_FAIRYMAX").is_none(),
+        "PANOPLY_REQUIRE_FAIRYMAX is set but {FAIRY_MAX} is missing: apt-get install fairymax"
     );
+    eprintln!("SKIPPED: {FAIRY_MAX} is not installed (apt-get install fairymax)");
+    false
+}
+
+fn repo_file(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
+
+/// A definition file for this test build of Panoply under the given name (in the temp dir).
+fn panoply_engine(name: &str) -> String {
+    let p = std::env::temp_dir().join(format!(
+        "panoply-{}-{}.engine",
+        std::process::id(),
+        name.replace(' ', "_")
+    ));
+    let text = format!(
+        "name = {name}\ncommand = \"{}\"\nprotocol = uci\noption.Hash = 16\n",
+        env!("CARGO_BIN_EXE_panoply")
+    );
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+/// The table row of an engine whose name has two words (`Panoply A`): rank, the two words,
+/// games, points, ...
+fn named_row(stdout: &str, name: &str) -> Vec<String> {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    stdout
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .find(|w| w.len() > 3 && w[0].parse::<u32>().is_ok() && w[1..3] == words[..])
+        .unwrap_or_else(|| panic!("no table row for {name} in:\n{stdout}"))
+}
+
+/// The moves of a PGN movetext with their comments: (move, comment).
+fn moves_with_comments(movetext: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut rest = movetext;
+    while let Some(c) = rest.chars().next() {
+        if c == '{' {
+            let end = rest.find('}').unwrap();
+            // A move's own comment comes first; a second one is the game's end.
+            match out.last_mut() {
+                Some(last) if last.1.is_empty() => last.1 = rest[1..end].to_string(),
+                _ => {}
+            }
+            rest = &rest[end + 1..];
+        } else if c.is_whitespace() {
+            rest = &rest[1..];
+        } else {
+            let end = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
+            let word = &rest[..end];
+            let is_number = word.ends_with('.') && word[..word.len() - 1].parse::<u32>().is_ok();
+            let is_result = word == "*"
+                || (word.contains('-')
+                    && word.split('-').all(|p| {
+                        !p.is_empty() && p.chars().all(|c| c.is_ascii_digit() || c == '/')
+                    }));
+            if !is_number && !is_result {
+                out.push((word.to_string(), String::new()));
+            }
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+/// A PGN `Result` of n seats as points per seat (`1/2-1/2`, `0-1/3-1/3-1/3`).
+fn seat_points(result: &str, seats: usize) -> Vec<f64> {
+    let points: Vec<f64> = result
+        .split('-')
+        .map(|p| match p.split_once('/') {
+            Some((a, b)) => a.parse::<f64>().unwrap() / b.parse::<f64>().unwrap(),
+            None => p.parse().unwrap(),
+        })
+        .collect();
+    assert_eq!(points.len(), seats, "{result}");
+    points
 }
 
 #[test]
@@ -216,7 +303,9 @@ fn bad_engine_files_are_reported() {
 
 #[test]
 fn fairy_max_plays_cwda_against_itself() {
-    require_fairy_max();
+    if !fairy_max_present() {
+        return;
+    }
     let fm = "../../engines/fairymax.engine";
     let run = run_match(
         &[
@@ -318,4 +407,277 @@ fn four_player_games_are_refereed_and_recorded() {
     let illegal = table_row(&run.stdout, "Illegal");
     assert_eq!(illegal[2..4], ["4", "1.3"]);
     assert_eq!(illegal.last().unwrap(), "4", "four forfeits");
+}
+
+#[test]
+fn two_panoplies_play_cwda_and_shatranj_from_the_books() {
+    use panoply::tournament::book::Book;
+    let (a, b) = (panoply_engine("Panoply A"), panoply_engine("Panoply B"));
+    let books = [repo_file("book/cwda.book"), repo_file("book/shatranj.book")];
+    let run = run_match(
+        &[
+            &a,
+            &b,
+            "--variant",
+            "cwda-fide-nutty",
+            "--variant",
+            "shatranj",
+            "--games",
+            "2",
+            "--tc",
+            "st=0.05",
+            // A generous grace: the shared test machine can be slow to schedule an engine;
+            // time forfeits are tested with the broken engines.
+            "--margin-ms",
+            "3000",
+            "--max-plies",
+            "24",
+            "--book",
+            &books[0],
+            "--book",
+            &books[1],
+            "--book-plies",
+            "4",
+            "--quiet",
+        ],
+        &[],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.games.len(), 4);
+    let mut book = Book::load(Path::new(&books[0])).unwrap();
+    book.add_text(&std::fs::read_to_string(&books[1]).unwrap(), "shatranj")
+        .unwrap();
+    let starts = [
+        (
+            "cwda-fide-nutty",
+            "gihokhig/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ),
+        (
+            "shatranj",
+            "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1",
+        ),
+    ];
+    let mut points = HashMap::new();
+    for (variant, start) in starts {
+        let games: Vec<&PgnGame> = run
+            .games
+            .iter()
+            .filter(|g| g.tags["Variant"] == variant)
+            .collect();
+        assert_eq!(games.len(), 2, "{variant}");
+        let mut openings = Vec::new();
+        for g in &games {
+            assert_eq!(g.tags["FEN"], start);
+            assert_eq!(g.tags["SetUp"], "1");
+            let moves = moves_with_comments(&g.movetext);
+            // Four book plies, the first one a move the book has for the start position,
+            // then engine moves with their search comments.
+            assert!(moves[..4].iter().all(|(_, c)| c == "book"), "{moves:?}");
+            assert!(moves[4..].iter().all(|(_, c)| c != "book"), "{moves:?}");
+            assert!(
+                book.moves(variant, start)
+                    .iter()
+                    .any(|m| m.mv == moves[0].0),
+                "{variant}: {} is not a book move",
+                moves[0].0
+            );
+            openings.push(moves[..4].to_vec());
+            let plies: usize = g.tags["PlyCount"].parse().unwrap();
+            match g.tags["Termination"].as_str() {
+                "adjudication" => {
+                    assert_eq!(plies, 24, "{}", g.movetext);
+                    assert_eq!(g.tags["Result"], "1/2-1/2");
+                }
+                "normal" => assert!(plies < 24, "{}", g.movetext),
+                other => panic!("{variant}: unexpected termination {other}: {}", g.movetext),
+            }
+            let p = seat_points(&g.tags["Result"], 2);
+            *points.entry(g.tags["White"].clone()).or_insert(0.0) += p[0];
+            *points.entry(g.tags["Black"].clone()).or_insert(0.0) += p[1];
+        }
+        // The two games of a pair share the opening, each engine having both colours.
+        assert_eq!(openings[0], openings[1], "{variant}");
+        assert_ne!(games[0].tags["White"], games[1].tags["White"]);
+    }
+    // The final table agrees with the PGN: 4 games each, points as recorded, no forfeits.
+    for name in ["Panoply A", "Panoply B"] {
+        let row = named_row(&run.stdout, name);
+        assert_eq!(row[3], "4", "{row:?}");
+        assert_eq!(row[4], format!("{:.1}", points[name]), "{row:?}");
+        assert_eq!(row.last().unwrap(), "0", "no forfeits: {row:?}");
+    }
+}
+
+#[test]
+fn two_panoplies_play_armies_of_faith() {
+    // Four seats, two engines: A B A B in the first game, B A B A in the second.
+    let (a, b) = (panoply_engine("Panoply A"), panoply_engine("Panoply B"));
+    let run = run_match(
+        &[
+            &a,
+            &b,
+            "--variant",
+            "aof5",
+            "--games",
+            "2",
+            "--tc",
+            "st=0.05",
+            // A generous grace: the shared test machine can be slow to schedule an engine;
+            // time forfeits are tested with the broken engines.
+            "--margin-ms",
+            "3000",
+            "--max-plies",
+            "12",
+            "--quiet",
+        ],
+        &[],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.games.len(), 2);
+    let mut firsts = Vec::new();
+    for g in &run.games {
+        assert_eq!(g.tags["Players"], "4");
+        assert_eq!(g.tags["Variant"], "aof5");
+        assert!(!g.tags.contains_key("White"));
+        let seats = ["Catholic", "Protestant", "Islamic", "Byzantine"].map(|s| g.tags[s].clone());
+        assert_eq!(seats[0], seats[2]);
+        assert_eq!(seats[1], seats[3]);
+        assert_ne!(seats[0], seats[1]);
+        firsts.push(seats[0].clone());
+        let points = seat_points(&g.tags["Result"], 4);
+        assert!(
+            (points.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+            "{points:?}"
+        );
+        let moves = moves_with_comments(&g.movetext);
+        match g.tags["Termination"].as_str() {
+            "adjudication" => {
+                assert_eq!(g.tags["PlyCount"], "12");
+                assert_eq!(moves.len(), 12);
+            }
+            "normal" => assert!(moves.len() < 12),
+            other => panic!("unexpected termination {other}: {}", g.movetext),
+        }
+        // Army letters in turn order c p i b, a move number for each round, and the
+        // engines' search comments (score/depth time).
+        assert!(
+            g.movetext.trim_start().starts_with("1. c:"),
+            "{}",
+            g.movetext
+        );
+        let letters: Vec<&str> = moves.iter().map(|(m, _)| &m[..2]).collect();
+        assert_eq!(letters[..4], ["c:", "p:", "i:", "b:"], "{}", g.movetext);
+        assert!(g.movetext.contains(" 2. c:"), "{}", g.movetext);
+        assert!(
+            moves
+                .iter()
+                .all(|(_, c)| c.contains('/') && c.contains('s')),
+            "{}",
+            g.movetext
+        );
+    }
+    assert_ne!(firsts[0], firsts[1], "seats swap in the second game");
+    for name in ["Panoply A", "Panoply B"] {
+        let row = named_row(&run.stdout, name);
+        assert_eq!(row[3], "2", "{row:?}");
+        assert_eq!(row.last().unwrap(), "0", "no forfeits: {row:?}");
+    }
+}
+
+#[test]
+fn panoply_plays_fairy_max_in_cwda() {
+    if !fairy_max_present() {
+        return;
+    }
+    let panoply = panoply_engine("Panoply");
+    let fm = repo_file("engines/fairymax.engine");
+    let book = repo_file("book/cwda.book");
+    let run = run_match(
+        &[
+            &panoply,
+            &fm,
+            "--variant",
+            "cwda-clobberers-nutty",
+            "--games",
+            "2",
+            "--tc",
+            "2+0.05",
+            "--margin-ms",
+            "1000",
+            "--max-plies",
+            "40",
+            "--book",
+            &book,
+            "--book-plies",
+            "2",
+            "--quiet",
+        ],
+        &[],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.games.len(), 2);
+    let mut points = 0.0;
+    for g in &run.games {
+        assert_eq!(g.tags["Variant"], "cwda-clobberers-nutty");
+        assert_eq!(
+            g.tags["FEN"],
+            "gihokhig/pppppppp/8/8/8/8/PPPPPPPP/DWACKAWD w KQkq - 0 1"
+        );
+        let players = [g.tags["White"].as_str(), g.tags["Black"].as_str()];
+        assert!(players.contains(&"Panoply") && players.contains(&"Fairy-Max"));
+        let moves = moves_with_comments(&g.movetext);
+        assert_eq!(moves[0].1, "book");
+        assert_eq!(moves[1].1, "book");
+        // Both engines played real moves to the end: by the rules or the move limit.
+        match g.tags["Termination"].as_str() {
+            "adjudication" => assert_eq!(g.tags["PlyCount"], "40"),
+            "normal" => assert!(moves.len() < 40),
+            other => panic!("unexpected termination {other}: {}", g.movetext),
+        }
+        let p = seat_points(&g.tags["Result"], 2);
+        points += if players[0] == "Panoply" { p[0] } else { p[1] };
+    }
+    let row = table_row(&run.stdout, "Panoply");
+    assert_eq!(row[2], "2");
+    assert_eq!(row[3], format!("{points:.1}"));
+    assert_eq!(row.last().unwrap(), "0", "no forfeits");
+    let row = table_row(&run.stdout, "Fairy-Max");
+    assert_eq!(row[2], "2");
+    assert_eq!(row.last().unwrap(), "0", "no forfeits");
+}
+
+#[test]
+fn missing_or_malformed_books_stop_the_match_with_a_clear_error() {
+    let run = run_match(
+        &["opener.engine", "opener.engine", "--book", "no-such.book"],
+        &[],
+    );
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("no-such.book: cannot read"),
+        "{}",
+        run.stderr
+    );
+    let bad = std::env::temp_dir().join(format!("panoply-bad-{}.book", std::process::id()));
+    std::fs::write(&bad, "variant chess\nstartpos ; e2e4 ; many\n").unwrap();
+    let run = run_match(
+        &[
+            "opener.engine",
+            "opener.engine",
+            "--book",
+            bad.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let _ = std::fs::remove_file(&bad);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains(&format!(
+            "{}:2: weight 'many' is not a positive integer",
+            bad.display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(run.games.is_empty());
 }
