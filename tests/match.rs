@@ -8,6 +8,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 const FAIRY_MAX: &str = "/usr/games/fairymax";
 
+/// 50 ms a move for games between Panoply instances, with a generous grace: the shared test
+/// machine can be slow to schedule an engine (time forfeits are tested with the broken
+/// engines).
+const FAST: [&str; 4] = ["--tc", "st=0.05", "--margin-ms", "3000"];
+
 struct PgnGame {
     tags: HashMap<String, String>,
     movetext: String,
@@ -416,30 +421,28 @@ fn two_panoplies_play_cwda_and_shatranj_from_the_books() {
     let books = [repo_file("book/cwda.book"), repo_file("book/shatranj.book")];
     let run = run_match(
         &[
-            &a,
-            &b,
-            "--variant",
-            "cwda-fide-nutty",
-            "--variant",
-            "shatranj",
-            "--games",
-            "2",
-            "--tc",
-            "st=0.05",
-            // A generous grace: the shared test machine can be slow to schedule an engine;
-            // time forfeits are tested with the broken engines.
-            "--margin-ms",
-            "3000",
-            "--max-plies",
-            "24",
-            "--book",
-            &books[0],
-            "--book",
-            &books[1],
-            "--book-plies",
-            "4",
-            "--quiet",
-        ],
+            &[
+                a.as_str(),
+                &b,
+                "--variant",
+                "cwda-fide-nutty",
+                "--variant",
+                "shatranj",
+                "--games",
+                "2",
+                "--max-plies",
+                "24",
+                "--book",
+                &books[0],
+                "--book",
+                &books[1],
+                "--book-plies",
+                "4",
+                "--quiet",
+            ][..],
+            &FAST[..],
+        ]
+        .concat(),
         &[],
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
@@ -514,22 +517,20 @@ fn two_panoplies_play_armies_of_faith() {
     let (a, b) = (panoply_engine("Panoply A"), panoply_engine("Panoply B"));
     let run = run_match(
         &[
-            &a,
-            &b,
-            "--variant",
-            "aof5",
-            "--games",
-            "2",
-            "--tc",
-            "st=0.05",
-            // A generous grace: the shared test machine can be slow to schedule an engine;
-            // time forfeits are tested with the broken engines.
-            "--margin-ms",
-            "3000",
-            "--max-plies",
-            "12",
-            "--quiet",
-        ],
+            &[
+                a.as_str(),
+                &b,
+                "--variant",
+                "aof5",
+                "--games",
+                "2",
+                "--max-plies",
+                "12",
+                "--quiet",
+            ][..],
+            &FAST[..],
+        ]
+        .concat(),
         &[],
     );
     assert_eq!(run.status, 0, "{}", run.stderr);

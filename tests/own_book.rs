@@ -51,6 +51,16 @@ fn bestmove(e: &mut Engine) -> (String, Vec<String>) {
     (best["bestmove ".len()..].to_string(), before)
 }
 
+/// `go` and the engine searches: `info depth` lines come before its `bestmove`.
+fn assert_searches(e: &mut Engine, go: &str) {
+    e.send(go);
+    let (best, before) = e.read_until("bestmove", |l| l.starts_with("bestmove "));
+    assert!(
+        before.iter().any(|l| l.starts_with("info depth")),
+        "{best} without a search: {before:?}"
+    );
+}
+
 #[test]
 fn uci_plays_book_moves_without_searching() {
     let book = chess_book();
@@ -76,15 +86,11 @@ fn uci_plays_book_moves_without_searching() {
     assert_eq!(bestmove(&mut e).0, "a7a6");
     // Out of the book: a normal search.
     say(&mut e, "position startpos moves e2e4");
-    e.send("go depth 3");
-    let (best, before) = e.read_until("bestmove", |l| l.starts_with("bestmove "));
-    assert!(before.iter().any(|l| l.starts_with("info depth")), "{best}");
+    assert_searches(&mut e, "go depth 3");
     // Off again: the search answers at the start too.
     say(&mut e, "setoption name OwnBook value false");
     say(&mut e, "position startpos");
-    e.send("go depth 3");
-    let (_, before) = e.read_until("bestmove", |l| l.starts_with("bestmove "));
-    assert!(before.iter().any(|l| l.starts_with("info depth")));
+    assert_searches(&mut e, "go depth 3");
     let _ = std::fs::remove_file(book);
 }
 
@@ -109,9 +115,7 @@ fn uci_book_follows_the_variant() {
     // The same book has nothing for chess: the engine searches.
     say(&mut e, "setoption name UCI_Variant value chess");
     say(&mut e, "position startpos");
-    e.send("go depth 2");
-    let (_, before) = e.read_until("bestmove", |l| l.starts_with("bestmove "));
-    assert!(before.iter().any(|l| l.starts_with("info depth")));
+    assert_searches(&mut e, "go depth 2");
     let _ = std::fs::remove_file(book);
 }
 
@@ -148,9 +152,7 @@ fn uci_missing_or_malformed_books_are_clear_errors() {
     // The engine still works, and searches: no book was loaded.
     say(&mut e, "setoption name OwnBook value true");
     say(&mut e, "position startpos");
-    e.send("go depth 2");
-    let (_, before) = e.read_until("bestmove", |l| l.starts_with("bestmove "));
-    assert!(before.iter().any(|l| l.starts_with("info depth")));
+    assert_searches(&mut e, "go depth 2");
     let _ = std::fs::remove_file(bad);
 }
 
