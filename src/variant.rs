@@ -86,6 +86,11 @@ pub struct Variant {
     /// The army names playing, per player (for display and evaluation).
     pub armies: Vec<String>,
     pub start_position: String,
+    /// The start position GUIs that know this game by name set up on their own (XBoard's
+    /// `variant shatranj`, CuteChess's `position startpos`), when it differs from ours. Engine
+    /// sessions start from it so that both boards agree; everything else uses
+    /// `start_position`.
+    pub gui_start_position: Option<String>,
     pub promotions: Vec<PromotionRule>,
     /// Per player: cells from which pawns may double-step.
     pub double_step_cells: Vec<Vec<Cell>>,
@@ -103,6 +108,13 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// Where an engine session (UCI, XBoard) starts a game.
+    pub fn session_start(&self) -> &str {
+        self.gui_start_position
+            .as_deref()
+            .unwrap_or(&self.start_position)
+    }
+
     pub fn players(&self) -> usize {
         self.orientations.len()
     }

@@ -166,7 +166,7 @@ fn plain_shatranj_uses_the_traditional_letters_and_setup() {
     };
     assert_eq!(
         g.position_string(),
-        "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1"
+        "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     );
     let m = moves(&g);
     assert_eq!(m.len(), 16);

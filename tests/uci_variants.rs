@@ -86,6 +86,14 @@ fn shatranj_plays_coordinate_moves_and_refuses_a_double_step() {
 }
 
 #[test]
+fn shatranj_startpos_is_the_guis_array() {
+    // CuteChess sends `position startpos` for its own shatranj array, Kings on d1/d8: the
+    // King steps d1d2 there (a Ferz on d1, as in the traditional array, could not).
+    let mut e = start("shatranj");
+    set_position(&mut e, "shatranj", None, &["d2d3", "d7d6", "d1d2", "d8d7"]);
+}
+
+#[test]
 fn shatranj_promotion_to_ferz() {
     let mut e = start("shatranj");
     // The Pawn on b7 promotes to a Ferz (`q` in shatranj), straight on or by capture.

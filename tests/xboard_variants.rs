@@ -120,6 +120,19 @@ fn shatranj_is_xboards_own_and_plays_coordinate_moves() {
 }
 
 #[test]
+fn shatranj_starts_from_xboards_array() {
+    // XBoard sets up shatranj with both Kings on the d-file and does not send the position:
+    // the King's step d1d2 must be accepted (a Ferz on d1 could not make it).
+    let mut x = XB::start();
+    x.silent("new");
+    x.silent("variant shatranj");
+    x.silent("force");
+    for mv in ["d2d3", "d7d6", "d1d2", "d8d7"] {
+        x.silent(&format!("usermove {mv}"));
+    }
+}
+
+#[test]
 fn swda_pairings_describe_their_pieces_and_play() {
     let mut x = XB::start();
     let out = new_game(&mut x, "swda-jostlers-amphibians");

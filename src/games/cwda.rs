@@ -225,6 +225,7 @@ pub fn variant(white: Army, black: Army, any_promotion: bool) -> Variant {
         pieces: piece_table(),
         armies: vec![white.name().to_string(), black.name().to_string()],
         start_position: start_position(white, black),
+        gui_start_position: None,
         promotions: last_rank_promotions(&shape, PAWN, choices),
         double_step_cells: double_step_ranks(&shape),
         castlings: castlings(&shape, [white, black]),

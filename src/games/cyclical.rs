@@ -151,6 +151,7 @@ pub fn variant(fixed: bool, reverse: bool) -> Variant {
         pieces,
         armies: vec!["cyclical".into(), "cyclical".into()],
         start_position: cwda::start_position(Army::Fide, Army::Fide),
+        gui_start_position: None,
         promotions,
         double_step_cells: cwda::double_step_ranks(&shape),
         castlings: cwda::castlings(&shape, [Army::Fide, Army::Fide]),

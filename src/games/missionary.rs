@@ -359,6 +359,7 @@ pub fn variant(sub: Subvariant) -> Variant {
         pieces,
         armies: vec!["missionary".into(), "missionary".into()],
         start_position: START.to_string(),
+        gui_start_position: None,
         promotions: promotions(sub, &shape, kinds),
         double_step_cells: Vec::new(),
         castlings: Vec::new(),

@@ -178,6 +178,7 @@ fn shatranj_rules(name: String, pieces: Vec<PieceDef>, start: String) -> Variant
         pieces,
         armies: Vec::new(),
         start_position: start,
+        gui_start_position: None,
         promotions: Vec::new(),
         double_step_cells: Vec::new(),
         castlings: Vec::new(),
@@ -216,10 +217,10 @@ pub fn variant(white: Army, black: Army) -> Variant {
     v
 }
 
-/// Plain `shatranj`: the Orderly Originals with the setup and letters of the GUIs that know
-/// the game (XBoard, CuteChess): Kings on d1/d8 facing each other, Ferz on e1/e8, `b` =
-/// Alfil, `q` = Ferz. XBoard plays `variant shatranj` from its own start position without
-/// being told it, so a different one would put the two boards out of step.
+/// Plain `shatranj`: the Orderly Originals in the traditional setup (Ferz on d1/e8, Kings on
+/// e1/d8) with the letters GUIs use for it: `b` = Alfil, `q` = Ferz. XBoard and CuteChess
+/// start the game with both Kings on the d-file and do not tell the engine, so engine
+/// sessions start from their array (`gui_start_position`), or the boards would drift apart.
 pub fn shatranj() -> Variant {
     let shape = Shape::flat(8, 8);
     let [rook, knight, alfil, ferz] = Army::Originals.pieces();
@@ -234,8 +235,9 @@ pub fn shatranj() -> Variant {
     let mut v = shatranj_rules(
         "shatranj".into(),
         vec![king(), pawn(), rook, knight, alfil, ferz],
-        "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1".into(),
+        "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(),
     );
+    v.gui_start_position = Some("rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1".into());
     v.armies = vec!["originals".into(), "originals".into()];
     v.promotions = last_rank_promotions(&shape, PAWN, [vec![Kind(5)], vec![Kind(5)]]);
     v

@@ -556,6 +556,7 @@ mod tests {
             pieces,
             armies: Vec::new(),
             start_position: String::new(),
+            gui_start_position: None,
             promotions: Vec::new(),
             double_step_cells: Vec::new(),
             castlings: Vec::new(),

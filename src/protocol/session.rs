@@ -85,6 +85,16 @@ pub fn default_options() -> SearchOptions {
     }
 }
 
+/// A game from the position a GUI starts this variant from.
+fn start_game(tables: &AnyTables) -> AnyGame {
+    let start = tables.variant().session_start();
+    let game = match tables {
+        AnyTables::Narrow(t) => Game::from_position_string(t.clone(), start).map(AnyGame::Narrow),
+        AnyTables::Wide(t) => Game::from_position_string(t.clone(), start).map(AnyGame::Wide),
+    };
+    game.expect("built-in start positions parse")
+}
+
 impl Session {
     pub fn new(tables: AnyTables, options: SearchOptions) -> Session {
         let mut s = Session::new_without_searcher(tables, options);
@@ -93,10 +103,7 @@ impl Session {
     }
 
     fn new_without_searcher(tables: AnyTables, options: SearchOptions) -> Session {
-        let game = match &tables {
-            AnyTables::Narrow(t) => AnyGame::Narrow(Game::new(t.clone())),
-            AnyTables::Wide(t) => AnyGame::Wide(Game::new(t.clone())),
-        };
+        let game = start_game(&tables);
         Session {
             tables,
             game,
@@ -153,12 +160,10 @@ impl Session {
         self.game = snapshot.0;
     }
 
-    /// Back to the variant's start position.
+    /// Back to the start position (the GUIs' own where they have one, see
+    /// [`Variant::session_start`]).
     pub fn reset(&mut self) {
-        self.game = match &self.tables {
-            AnyTables::Narrow(t) => AnyGame::Narrow(Game::new(t.clone())),
-            AnyTables::Wide(t) => AnyGame::Wide(Game::new(t.clone())),
-        };
+        self.game = start_game(&self.tables);
     }
 
     /// Sets up a position string; the game is unchanged on error.

@@ -72,10 +72,11 @@ impl<B: BitSet> Board for Game<B> {
     }
 }
 
-/// A board for `tables`, at `start` (a position string) or the variant's start position.
+/// A board for `tables`, at `start` (a position string) or where engines start the variant
+/// by themselves ([`Variant::session_start`]: `startpos`, XBoard's `new`).
 pub fn new_board(tables: &AnyTables, start: Option<&str>) -> Result<Box<dyn Board>, PositionError> {
     crate::with_tables!(tables, t => {
-        let start = start.unwrap_or(&t.variant.start_position).to_string();
+        let start = start.unwrap_or(t.variant.session_start()).to_string();
         Ok(Box::new(Game::from_position_string(t.clone(), &start)?))
     })
 }

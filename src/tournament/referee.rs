@@ -240,7 +240,7 @@ impl GameInProgress {
             armies: v.armies.clone(),
             players: v.players(),
             start_position: self.record.start_position.clone(),
-            standard_start: self.record.start_position == v.start_position,
+            standard_start: self.record.start_position == v.session_start(),
             control: settings.control,
         };
         for seat in 0..self.clients.len() {

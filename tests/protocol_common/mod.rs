@@ -123,7 +123,8 @@ pub fn legal_moves(variant: &str, fen: Option<&str>, moves: &[&str]) -> Vec<Stri
     with_tables!(&tables, t => {
         let mut g = match fen {
             Some(f) => Game::from_position_string(t.clone(), f).unwrap(),
-            None => Game::new(t.clone()),
+            // `startpos` / `new`: where an engine session starts (a GUI's own array).
+            None => Game::from_position_string(t.clone(), t.variant.session_start()).unwrap(),
         };
         for m in moves {
             g.play_str(m).unwrap();

@@ -178,6 +178,7 @@ pub fn variant(raj: bool) -> Variant {
             .map(String::from)
             .to_vec(),
         start_position: START.to_string(),
+        gui_start_position: None,
         promotions: promotions(),
         double_step_cells: (0..4).map(|p| pawn_start_cells(Player(p))).collect(),
         castlings: Vec::new(),
