@@ -72,6 +72,19 @@ pub fn run_match_command(args: MatchArgs) -> Result<(), String> {
             .add_text(&text, &path.display().to_string())
             .map_err(|e| e.to_string())?;
     }
+    if let Some(book) = &book {
+        // A book for other games is no error, but the user should know the openings are lost.
+        let known = book.variants();
+        for v in args
+            .variants
+            .iter()
+            .filter(|v| !known.contains(&v.to_ascii_lowercase()))
+        {
+            log::warn!(
+                "the book has no entries for {v}: its games start from the initial position"
+            );
+        }
+    }
     let settings = MatchSettings {
         engines,
         variants: args.variants,

@@ -648,7 +648,7 @@ fn panoply_plays_fairy_max_in_cwda() {
 }
 
 #[test]
-fn missing_or_malformed_books_stop_the_match_with_a_clear_error() {
+fn bad_books_stop_the_match_and_a_book_for_other_games_warns() {
     let run = run_match(
         &["opener.engine", "opener.engine", "--book", "no-such.book"],
         &[],
@@ -681,4 +681,28 @@ fn missing_or_malformed_books_stop_the_match_with_a_clear_error() {
         run.stderr
     );
     assert!(run.games.is_empty());
+    // A book without the match's variant is no error, but says so.
+    let shatranj = repo_file("book/shatranj.book");
+    let run = run_match(
+        &[
+            "opener.engine",
+            "opener.engine",
+            "--games",
+            "1",
+            "--book",
+            &shatranj,
+            "--quiet",
+        ],
+        &[],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "the book has no entries for chess: its games start from the initial position"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.games.len(), 1);
+    assert!(!run.games[0].movetext.contains("{book}"));
 }
