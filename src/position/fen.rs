@@ -321,6 +321,14 @@ fn parse_number(field: &'static str, s: &str) -> Result<u16, PositionError> {
     })
 }
 
+/// The next field of a position string, which must be there.
+pub fn field<'a>(
+    fields: &mut impl Iterator<Item = &'a str>,
+    name: &'static str,
+) -> Result<&'a str, PositionError> {
+    fields.next().ok_or(PositionError::MissingField(name))
+}
+
 /// Reads the optional last two fields every format shares, the halfmove clock and the move
 /// number, and refuses anything after them. A move number of 0, which some programs write
 /// for the start, counts as 1.
@@ -428,18 +436,12 @@ pub fn parse_2d<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, Positi
     let board = fields.next().ok_or(PositionError::Empty)?;
     let mut pos = Position::empty(t);
     parse_grid(t, &mut pos, board, 0)?;
-    let side = fields
-        .next()
-        .ok_or(PositionError::MissingField("side-to-move"))?;
+    let side = field(&mut fields, "side-to-move")?;
     let side = parse_side(t, side)?;
     pos.set_side(t, side);
-    let castling = fields
-        .next()
-        .ok_or(PositionError::MissingField("castling"))?;
+    let castling = field(&mut fields, "castling")?;
     parse_castling(t, &mut pos, castling)?;
-    let ep = fields
-        .next()
-        .ok_or(PositionError::MissingField("en-passant"))?;
+    let ep = field(&mut fields, "en-passant")?;
     parse_en_passant(t, &mut pos, ep)?;
     parse_counters(&mut pos, fields)?;
     validate(t, &pos)?;

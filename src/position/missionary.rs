@@ -3,7 +3,9 @@
 //! (White's upper case, Black's lower case), side to move, `-`, `-`, halfmove clock, move
 //! number.
 
-use super::fen::{format_grid, parse_counters, parse_grid, parse_side, piece_token, validate};
+use super::fen::{
+    field, format_grid, parse_counters, parse_grid, parse_side, piece_token, validate,
+};
 use super::{fen::PositionError, Position};
 use crate::bitboard::BitSet;
 use crate::movegen::tables::Tables;
@@ -106,9 +108,7 @@ pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionE
     if let Some(h) = holdings {
         parse_holdings(t, &mut pos, h)?;
     }
-    let side = fields
-        .next()
-        .ok_or(PositionError::MissingField("side-to-move"))?;
+    let side = field(&mut fields, "side-to-move")?;
     let side = parse_side(t, side)?;
     pos.set_side(t, side);
     for field in ["castling", "en-passant"] {

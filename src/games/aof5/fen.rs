@@ -8,7 +8,7 @@ use crate::bitboard::BitSet;
 use crate::movegen::tables::Tables;
 use crate::piece::{Piece, Player};
 use crate::position::fen::{
-    format_rows, parse_counters, parse_rows, parse_side, GridEntry, PositionError,
+    field, format_rows, parse_counters, parse_rows, parse_side, GridEntry, PositionError,
 };
 use crate::position::{EnPassant, Position};
 
@@ -207,18 +207,12 @@ pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionE
     for (z, level) in levels.iter().enumerate() {
         parse_rows(t, &mut pos, level, z as i32, |row| read_row(t, row))?;
     }
-    let side = fields
-        .next()
-        .ok_or(PositionError::MissingField("army-to-move"))?;
+    let side = field(&mut fields, "army-to-move")?;
     let side = parse_side(t, side)?;
     pos.set_side(t, side);
-    let alive = fields
-        .next()
-        .ok_or(PositionError::MissingField("armies-playing"))?;
+    let alive = field(&mut fields, "armies-playing")?;
     parse_alive(t, &mut pos, alive)?;
-    let ep = fields
-        .next()
-        .ok_or(PositionError::MissingField("en-passant"))?;
+    let ep = field(&mut fields, "en-passant")?;
     parse_en_passant(t, &mut pos, ep)?;
     parse_counters(&mut pos, fields)?;
     validate(t, &pos)?;
