@@ -109,7 +109,10 @@ fn expand<B: BitSet>(
         ..SearchOptions::default()
     };
     let mut searcher = Searcher::new(t.clone(), options);
-    let mut frontier: Vec<Game<B>> = vec![Game::new(t.clone())];
+    // The book serves engines and `panoply match`, which start where GUIs start the game.
+    let start = Game::from_position_string(t.clone(), t.variant.session_start())
+        .map_err(|e| format!("{variant}: {e}"))?;
+    let mut frontier: Vec<Game<B>> = vec![start];
     for _ply in 0..settings.plies {
         let mut next = Vec::new();
         for game in frontier {
@@ -178,5 +181,24 @@ mod tests {
         assert_eq!(start.len(), 2, "two moves within a wide margin");
         let line = book.walk("cwda-nutty-rookies", board.as_mut(), 10, &mut Rng::new(7));
         assert_eq!(line.len(), 2, "{line:?}");
+    }
+
+    #[test]
+    fn books_start_where_engines_start_the_game() {
+        // Shatranj: GUIs set up Kings d1/d8, not the traditional array of `start_position`.
+        let settings = BookMakerSettings {
+            variants: vec!["shatranj".into()],
+            plies: 1,
+            multipv: 1,
+            depth: Some(2),
+            movetime: None,
+            margin: 0,
+        };
+        let book = make_book(&settings, &|_| {}).unwrap();
+        let tables = AnyTables::by_name("shatranj").unwrap();
+        let v = tables.variant();
+        assert_ne!(v.session_start(), v.start_position);
+        assert_eq!(book.moves("shatranj", v.session_start()).len(), 1);
+        assert!(book.moves("shatranj", &v.start_position).is_empty());
     }
 }
