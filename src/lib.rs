@@ -5,7 +5,7 @@
 //! [`geometry`] and [`bitboard`] (cells and cell sets), [`piece`] (pieces as data),
 //! [`variant`] and [`games`] (rules as data), [`movegen`] (tables, legal moves, perft),
 //! [`position`] (the board state and position strings), [`game`] (the width choice).
-//! Beside them: [`tournament`] (`panoply match`, engines as child processes) and [`interop`]
+//! Beside them: [`shell`] (a text interface for humans), [`tournament`] (`panoply match`, engines as child processes) and [`interop`]
 //! (other engines' conventions).
 
 pub mod bitboard;
@@ -20,5 +20,6 @@ pub mod piece;
 pub mod position;
 pub mod protocol;
 pub mod search;
+pub mod shell;
 pub mod tournament;
 pub mod variant;

@@ -93,6 +93,17 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// A text shell for humans: moves, diagrams, engine moves (for 3D and four-player games).
+    Shell {
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Position string (default: the variant's start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Search method for four-player games: paranoid | brs.
+        #[arg(long)]
+        method: Option<String>,
+    },
     /// Run a tournament between engines, refereed by Panoply's rules.
     Match(match_command::MatchArgs),
     /// Build an opening book from an engine's analysis.
@@ -158,6 +169,11 @@ fn main() -> ExitCode {
                 multi_pv: 1,
             },
         ),
+        Some(Command::Shell {
+            variant,
+            fen,
+            method,
+        }) => run_shell(&variant, fen.as_deref(), method.as_deref()),
         Some(Command::Match(args)) => match_command::run_match_command(args).map_err(Failure),
         Some(Command::Book(args)) => match_command::run_book_command(args).map_err(Failure),
         None => {
@@ -177,6 +193,18 @@ fn main() -> ExitCode {
 fn position<B: BitSet>(t: &Tables<B>, fen_text: Option<&str>) -> Result<Position<B>, Failure> {
     let text = fen_text.unwrap_or(&t.variant.start_position);
     fen::parse(t, text).map_err(|e| Failure(format!("bad position string: {e}")))
+}
+
+fn run_shell(variant: &str, fen_text: Option<&str>, method: Option<&str>) -> Result<(), Failure> {
+    use panoply::search::multi_player::Method;
+    let method = match method {
+        None => Method::DEFAULT,
+        Some(m) => Method::from_name(m)
+            .ok_or_else(|| Failure(format!("unknown search method '{m}' (paranoid or brs)")))?,
+    };
+    let mut shell = panoply::shell::Shell::new(variant, fen_text, method)?;
+    shell.run(std::io::stdin().lock(), std::io::stdout().lock())?;
+    Ok(())
 }
 
 fn run_perft(

@@ -11,6 +11,7 @@ use crate::movegen::tables::Tables;
 use crate::moves::MoveKind;
 use crate::piece::{Kind, Player};
 use crate::position::fen::PositionError;
+use crate::search::multi_player::Method;
 use crate::search::{Info, Limits, Score, SearchOptions, Searcher};
 use crate::variant::Variant;
 use std::sync::atomic::AtomicBool;
@@ -75,6 +76,8 @@ pub struct Session {
     /// `None` while a search runs on the worker thread.
     searcher: Option<AnySearcher>,
     options: SearchOptions,
+    /// How games of more than two players are searched; handed to the searcher per search.
+    multi_player: Method,
 }
 
 pub fn default_options() -> SearchOptions {
@@ -109,6 +112,7 @@ impl Session {
             game,
             searcher: None,
             options,
+            multi_player: Method::DEFAULT,
         }
     }
 
@@ -140,6 +144,16 @@ impl Session {
             Some(AnySearcher::Wide(s)) => s.set_options(options),
             None => {}
         }
+    }
+
+    pub fn multi_player_method(&self) -> Method {
+        self.multi_player
+    }
+
+    /// Chooses paranoid or best-reply search for games of more than two players; takes
+    /// effect at the next search.
+    pub fn set_multi_player_method(&mut self, method: Method) {
+        self.multi_player = method;
     }
 
     /// Forgets what the searcher learnt (transposition table, history) before a new game.
@@ -255,10 +269,14 @@ impl Session {
         report: Box<dyn FnMut(&Report) + Send>,
         done: Sender<Event>,
     ) {
-        let searcher = self
+        let mut searcher = self
             .searcher
             .take()
             .expect("the protocol loop starts one search at a time");
+        match &mut searcher {
+            AnySearcher::Narrow(s) => s.set_multi_player_method(self.multi_player),
+            AnySearcher::Wide(s) => s.set_multi_player_method(self.multi_player),
+        }
         match (searcher, &self.game) {
             (AnySearcher::Narrow(s), AnyGame::Narrow(g)) => spawn_search(
                 s,
@@ -294,6 +312,7 @@ impl Session {
     /// game. The protocol loop has stopped any search first.
     pub fn set_tables(&mut self, tables: AnyTables) {
         let mut next = Session::new_without_searcher(tables, self.options);
+        next.multi_player = self.multi_player;
         next.searcher = match (self.searcher.take(), &next.tables) {
             (Some(AnySearcher::Narrow(s)), AnyTables::Narrow(_)) => Some(AnySearcher::Narrow(s)),
             (Some(AnySearcher::Wide(s)), AnyTables::Wide(_)) => Some(AnySearcher::Wide(s)),

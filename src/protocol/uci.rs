@@ -6,6 +6,7 @@ use super::session::{default_options, Finished, Report, Session};
 use super::{send, Event, Inbox, Protocol};
 use crate::game::AnyTables;
 use crate::games;
+use crate::search::multi_player::Method;
 use crate::search::{Clock, Limits, Score, SearchOptions};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
@@ -143,6 +144,15 @@ impl Uci {
         send(&format!(
             "option name {BOOK_FILE} type string default <empty>"
         ));
+        let methods: Vec<String> = Method::ALL
+            .iter()
+            .map(|m| format!("var {}", m.name()))
+            .collect();
+        send(&format!(
+            "option name MultiPlayerSearch type combo default {} {}",
+            Method::DEFAULT.name(),
+            methods.join(" ")
+        ));
         send("uciok");
     }
 
@@ -177,6 +187,13 @@ impl Uci {
             }
             // `<empty>` is how GUIs send back the empty default.
             "bookfile" => return self.book.load(if value == "<empty>" { "" } else { value }),
+            "multiplayersearch" => {
+                let method = Method::from_name(value).ok_or_else(|| {
+                    format!("option {name}: '{value}' is not a search method (paranoid or brs)")
+                })?;
+                self.session.set_multi_player_method(method);
+                return Ok(());
+            }
             _ => return Err(format!("unknown option '{name}'")),
         }
         self.session.set_options(o);
