@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod multi_player;
+pub mod multi_table;
 pub mod ordering;
 pub mod selfplay;
 pub mod threads;

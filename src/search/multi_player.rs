@@ -9,9 +9,11 @@
 //!   static move ordering ranks first instead of passing, so every searched position can
 //!   occur in the game. One "opponent layer" counts as one ply.
 //!
-//! Both use iterative deepening with captures ordered by value, killer moves, and stop on a
-//! node or time budget, keeping the best move of the last finished iteration.
+//! Both use iterative deepening with captures ordered by value, killer moves, a
+//! transposition table per search ([`super::multi_table`]), and stop on a node or time
+//! budget, keeping the best move of the last finished iteration.
 
+use super::multi_table::MultiTable;
 use super::{time, Info, Limits, Score, SearchResult};
 use crate::bitboard::BitSet;
 use crate::game::Game;
@@ -41,8 +43,9 @@ pub enum Method {
 
 impl Method {
     pub const ALL: [Method; 2] = [Method::Paranoid, Method::BestReply];
-    /// The method that did better in self-play (see the selfplay command).
-    pub const DEFAULT: Method = Method::Paranoid;
+    /// The method that did better in self-play, two armies of each method rotated through
+    /// the seats (README, "Paranoid or BRS+": BRS+ armies won most decided games).
+    pub const DEFAULT: Method = Method::BestReply;
 
     pub fn name(self) -> &'static str {
         match self {
@@ -88,6 +91,8 @@ pub struct MultiResult {
 
 const MAX_DEPTH: u32 = 64;
 const MAX_PLY: usize = 128;
+/// 2^18 entries (6 MB): enough for the budgets self-play and protocol searches use.
+const TABLE_BITS: u32 = 18;
 
 struct Searcher<'a, B: BitSet, U: Utility<B>> {
     t: &'a Tables<B>,
@@ -102,6 +107,7 @@ struct Searcher<'a, B: BitSet, U: Utility<B>> {
     /// Keys of the game's earlier positions and of the current line, for repetitions.
     keys: Vec<u64>,
     killers: [Move; MAX_PLY],
+    table: MultiTable,
 }
 
 /// Searches `pos` for the army to move. `history` holds the keys of the game's earlier
@@ -128,6 +134,7 @@ pub fn search<B: BitSet, U: Utility<B>>(
         aborted: false,
         keys: history.to_vec(),
         killers: [Move::NONE; MAX_PLY],
+        table: MultiTable::new(TABLE_BITS),
     };
     let mut moves: Vec<Move> = legal_moves(t, pos).to_vec();
     let mut result = MultiResult {
@@ -180,6 +187,13 @@ pub fn search<B: BitSet, U: Utility<B>>(
     }
     result.nodes = s.nodes;
     result
+}
+
+/// Puts the table's move (if it is one of `moves`) first.
+fn first(moves: &mut [Move], m: Move) {
+    if let Some(i) = moves.iter().position(|&x| x == m) {
+        moves[..=i].rotate_right(1);
+    }
 }
 
 /// The [`super::Searcher`] entry for games of more than two players (Armies of Faith, the
@@ -298,24 +312,33 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
         if let Some(v) = self.settled(pos, depth, ply) {
             return v;
         }
+        let probe = self.table.probe(pos.hash, depth, alpha, beta);
+        if let Some(v) = probe.cutoff {
+            return v;
+        }
+        let window = (alpha, beta);
         let maximizing = pos.side == self.root;
         let mut moves: Vec<Move> = legal_moves(self.t, pos).to_vec();
         if moves.is_empty() {
             return self.eval.utility(self.t, pos, self.root);
         }
         self.order(pos, &mut moves, ply);
+        first(&mut moves, probe.best);
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut best_move = moves[0];
         for m in moves {
             let child = pos.play(self.t, m);
             let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
             if self.aborted {
                 return 0;
             }
+            if (maximizing && v > best) || (!maximizing && v < best) {
+                best = v;
+                best_move = m;
+            }
             if maximizing {
-                best = best.max(v);
                 alpha = alpha.max(v);
             } else {
-                best = best.min(v);
                 beta = beta.min(v);
             }
             if alpha >= beta {
@@ -323,7 +346,15 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
                 break;
             }
         }
+        self.remember(pos, depth, window, best, best_move);
         best
+    }
+
+    /// Stores a finished node's value; mate-like values depend on the ply and stay out.
+    fn remember(&mut self, pos: &Position<B>, depth: u32, window: (i32, i32), v: i32, m: Move) {
+        if v.abs() < self.eval.win() - MAX_PLY as i32 {
+            self.table.store(pos.hash, depth, window.0, window.1, v, m);
+        }
     }
 
     fn best_reply(
@@ -337,23 +368,34 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
         if let Some(v) = self.settled(pos, depth, ply) {
             return v;
         }
+        let probe = self.table.probe(pos.hash, depth, alpha, beta);
+        if let Some(v) = probe.cutoff {
+            return v;
+        }
+        let window = (alpha, beta);
         if pos.side == self.root {
             let mut moves: Vec<Move> = legal_moves(self.t, pos).to_vec();
             self.order(pos, &mut moves, ply);
+            first(&mut moves, probe.best);
             let mut best = i32::MIN;
+            let mut best_move = Move::NONE;
             for m in moves {
                 let child = pos.play(self.t, m);
                 let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
                 if self.aborted {
                     return 0;
                 }
-                best = best.max(v);
+                if v > best {
+                    best = v;
+                    best_move = m;
+                }
                 alpha = alpha.max(v);
                 if alpha >= beta {
                     self.killers[ply] = m;
                     break;
                 }
             }
+            self.remember(pos, depth, window, best, best_move);
             return best;
         }
         // The opponent layer: each opponent in turn order may be the one that replies; the
@@ -382,6 +424,7 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
                 beta = beta.min(v);
                 if alpha >= beta {
                     self.killers[ply] = m;
+                    self.remember(pos, depth, window, best, Move::NONE);
                     return best;
                 }
             }
@@ -391,6 +434,7 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
             // The searching army was eliminated or the game ended inside the layer.
             return self.eval.utility(self.t, &prefix, self.root);
         }
+        self.remember(pos, depth, window, best, Move::NONE);
         best
     }
 
