@@ -384,7 +384,7 @@ fn bad_position_strings_get_precise_errors() {
     let kings = board(&t, &KINGS);
     let err = |s: &str| fen::parse(&t, s).unwrap_err().to_string();
     assert!(err("").contains("empty"));
-    assert!(err(&format!("{kings}")).contains("army-to-move"));
+    assert!(err(&kings.to_string()).contains("army-to-move"));
     assert!(err(&kings.replacen('|', "/", 1)).contains("levels"));
     assert!(
         err(&format!("{} c cpib - 0 1", kings.replacen("10", "9", 1))).contains("covers 9 cells")

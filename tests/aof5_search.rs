@@ -52,6 +52,34 @@ fn both_methods_find_the_winning_checkmate() {
     }
 }
 
+/// A raised stop flag ends the search within a few hundred nodes, leaves included: the
+/// budget is checked at every node (a check only at interior nodes whose count happened to
+/// be a multiple of 256 let time limits overrun by far).
+#[test]
+fn a_stop_flag_ends_the_search_at_once() {
+    let t = tables("aof5");
+    let game = Game::new(t.clone());
+    let eval = Eval::new(&t);
+    for method in Method::ALL {
+        let limits = MultiLimits {
+            depth: Some(6),
+            ..Default::default()
+        };
+        let r = search(
+            &t,
+            &eval,
+            &game.pos,
+            &[],
+            method,
+            limits,
+            &AtomicBool::new(true),
+            |_| {},
+        );
+        assert!(r.nodes <= 1_000, "{method:?} searched {} nodes", r.nodes);
+        assert!(r.best.is_some(), "{method:?} still names a legal move");
+    }
+}
+
 #[test]
 fn a_short_self_play_game_keeps_to_the_rules() {
     let t = tables("aof5-raj");

@@ -305,7 +305,13 @@ fn cwda_every_pairing(suffix: &str, seed: u64) {
             let mut starts = vec![castling.as_str()];
             starts.extend(table_positions(&base));
             starts.dedup();
-            let cov = run(&[t.variant.name.clone()], &starts, 14, 160, seed);
+            let cov = run(
+                std::slice::from_ref(&t.variant.name),
+                &starts,
+                14,
+                160,
+                seed,
+            );
             let name = &t.variant.name;
             assert!(cov.positions >= 1000, "{name}: only {cov:?}");
             assert!(cov.promotions > 0 && cov.castles > 0, "{name}: {cov:?}");

@@ -362,7 +362,7 @@ impl XBoard {
             }
             None => Some(text.to_string()),
         };
-        if ours.map_or(true, |m| self.session.play(&m).is_err()) {
+        if ours.is_none_or(|m| self.session.play(&m).is_err()) {
             send(&format!("Illegal move: {text}"));
             self.restart_analysis();
             return Ok(());

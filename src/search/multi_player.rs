@@ -104,6 +104,8 @@ struct Searcher<'a, B: BitSet, U: Utility<B>> {
     start: Instant,
     stop: &'a AtomicBool,
     aborted: bool,
+    /// Node count at which the clock and the stop flag are next looked at.
+    next_clock_check: u64,
     /// Keys of the game's earlier positions and of the current line, for repetitions.
     keys: Vec<u64>,
     killers: [Move; MAX_PLY],
@@ -132,6 +134,7 @@ pub fn search<B: BitSet, U: Utility<B>>(
         start: Instant::now(),
         stop,
         aborted: false,
+        next_clock_check: 0,
         keys: history.to_vec(),
         killers: [Move::NONE; MAX_PLY],
         table: MultiTable::new(TABLE_BITS),
@@ -250,14 +253,18 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
         if self.aborted {
             return true;
         }
-        let over = self.limits.nodes.is_some_and(|n| self.nodes >= n)
-            || (self.nodes % 256 == 0
-                && (self.stop.load(Ordering::Relaxed)
-                    || self
-                        .limits
-                        .movetime
-                        .is_some_and(|d| self.start.elapsed() >= d)));
-        self.aborted |= over;
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+        } else if self.nodes >= self.next_clock_check {
+            // Nodes are counted in more than one place, so a check "every 256th node" could
+            // skip its multiples: look at the clock once at least 256 nodes have passed.
+            self.next_clock_check = self.nodes + 256;
+            self.aborted = self.stop.load(Ordering::Relaxed)
+                || self
+                    .limits
+                    .movetime
+                    .is_some_and(|d| self.start.elapsed() >= d);
+        }
         self.aborted
     }
 
@@ -295,7 +302,8 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
         if self.keys.contains(&pos.hash) {
             return Some(0);
         }
-        if depth == 0 || ply >= MAX_PLY - 1 || self.out_of_budget() {
+        // The budget is checked at every node, leaves included, so that a time limit holds.
+        if self.out_of_budget() || depth == 0 || ply >= MAX_PLY - 1 {
             return Some(self.eval.utility(self.t, pos, self.root));
         }
         None

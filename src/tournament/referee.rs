@@ -201,11 +201,12 @@ pub fn play_game(
     if let Err(why) = game.play_opening() {
         return Err(RefereeError::Variant(why));
     }
-    let result = match game.start_engines(engines, tables, settings) {
-        Err(e) => Err(e),
-        Ok(Some(forfeit)) => Ok(game.adjudicate(forfeit)),
-        Ok(None) => Ok(game.play_out(settings, on_ply)),
-    };
+    let result = game
+        .start_engines(engines, tables, settings)
+        .map(|forfeit| match forfeit {
+            Some(forfeit) => game.adjudicate(forfeit),
+            None => game.play_out(settings, on_ply),
+        });
     game.close_engines();
     result.map(|()| game.record)
 }

@@ -162,7 +162,7 @@ impl Clock {
                 increment,
             } => {
                 self.remaining = self.remaining.saturating_sub(used) + increment;
-                if moves.is_some_and(|m| self.moves_made % m == 0) {
+                if moves.is_some_and(|m| self.moves_made.is_multiple_of(m)) {
                     self.remaining += base;
                 }
             }

@@ -271,7 +271,7 @@ impl XboardClient {
         }
     }
 
-    fn from_engine(&self, mv: &str, seat: usize) -> String {
+    fn move_from_engine(&self, mv: &str, seat: usize) -> String {
         match &self.dialect_armies {
             Some(armies) => fairymax::move_from_fairy_max(armies[seat], mv),
             None => mv.to_string(),
@@ -375,7 +375,7 @@ impl EngineClient for XboardClient {
         if let EngineReply::Move { mv, info } = reply {
             self.sent += 1;
             return Ok(EngineReply::Move {
-                mv: self.from_engine(&mv, r.seat),
+                mv: self.move_from_engine(&mv, r.seat),
                 info,
             });
         }
