@@ -5,22 +5,10 @@ mod common;
 mod protocol_common;
 
 use common::{board, tables, KINGS};
-use protocol_common::{legal_moves, Engine};
+use protocol_common::{legal_moves, start_uci as start, uci_say as say, Engine};
 
 /// One move of each army from the start, then a second Catholic move.
 const OPENING: [&str; 5] = ["gt1ft1", "gy1fy1", "dy1ey1", "dt1et1", "gs2fs2"];
-
-fn start() -> Engine {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.expect("uciok");
-    e
-}
-
-/// Output of a command up to the `readyok` of an `isready` sent after it.
-fn say(e: &mut Engine, line: &str) -> Vec<String> {
-    e.exchange(line, "isready", "readyok")
-}
 
 /// Sends `go ...` and returns the move of its `bestmove` line.
 fn best_move(e: &mut Engine, go: &str) -> String {

@@ -1,7 +1,7 @@
 //! The engine's own book (`OwnBook`, `BookFile`) through the built binary, in UCI and XBoard.
 
 mod protocol_common;
-use protocol_common::Engine;
+use protocol_common::{uci_say as say, Engine};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -38,10 +38,6 @@ fn uci() -> Engine {
         .iter()
         .any(|l| l.starts_with("option name BookFile type string")));
     e
-}
-
-fn say(e: &mut Engine, line: &str) -> Vec<String> {
-    e.exchange(line, "isready", "readyok")
 }
 
 /// `go` with a deep search that would take far longer than the test waits.

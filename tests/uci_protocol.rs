@@ -1,20 +1,8 @@
 //! UCI protocol, driven through the built binary.
 
 mod protocol_common;
-use protocol_common::{legal_moves, Engine};
+use protocol_common::{legal_moves, start_uci as start, uci_say as say, Engine};
 use std::time::Duration;
-
-fn start() -> Engine {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.expect("uciok");
-    e
-}
-
-/// Output of a command up to the `readyok` of an `isready` sent after it.
-fn say(e: &mut Engine, line: &str) -> Vec<String> {
-    e.exchange(line, "isready", "readyok")
-}
 
 fn perft_total(e: &mut Engine, depth: u32) -> u64 {
     e.send(&format!("go perft {depth}"));

@@ -3,7 +3,7 @@
 //! and move strings (drops, promotions). Replies are checked against the library's rules.
 
 mod protocol_common;
-use protocol_common::{legal_moves, Engine};
+use protocol_common::{legal_moves, uci_say as say, Engine};
 
 fn start(variant: &str) -> Engine {
     let mut e = Engine::start();
@@ -15,11 +15,6 @@ fn start(variant: &str) -> Engine {
     )
     .is_empty());
     e
-}
-
-/// Output of a command up to the `readyok` of an `isready` sent after it.
-fn say(e: &mut Engine, line: &str) -> Vec<String> {
-    e.exchange(line, "isready", "readyok")
 }
 
 fn perft_total(e: &mut Engine, depth: u32) -> u64 {

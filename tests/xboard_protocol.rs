@@ -1,43 +1,8 @@
 //! XBoard (CECP v2) protocol, driven through the built binary.
 
 mod protocol_common;
-use protocol_common::{legal_moves, Engine};
+use protocol_common::{legal_moves, Engine, XB};
 use std::time::Duration;
-
-struct XB {
-    e: Engine,
-    pings: u32,
-}
-
-impl XB {
-    fn start() -> XB {
-        let mut e = Engine::start();
-        e.send("xboard");
-        e.send("protover 2");
-        e.expect("feature done=1");
-        XB { e, pings: 0 }
-    }
-
-    /// Sends a command and returns all output up to the matching `pong`.
-    fn say(&mut self, line: &str) -> Vec<String> {
-        self.pings += 1;
-        let n = self.pings;
-        self.e
-            .exchange(line, &format!("ping {n}"), &format!("pong {n}"))
-    }
-
-    /// A command that must get exactly one reply line.
-    fn reply(&mut self, line: &str) -> String {
-        let out = self.say(line);
-        assert_eq!(out.len(), 1, "'{line}' should get one line, got {out:?}");
-        out[0].clone()
-    }
-
-    fn silent(&mut self, line: &str) {
-        let out = self.say(line);
-        assert!(out.is_empty(), "'{line}' should be silent, got {out:?}");
-    }
-}
 
 #[test]
 fn protover_announces_features_variants_and_army_options() {

@@ -3,36 +3,8 @@
 //! out), each engine move checked legal with the library.
 
 mod protocol_common;
-use protocol_common::{legal_moves, Engine};
+use protocol_common::{legal_moves, XB};
 use std::collections::BTreeSet;
-
-struct XB {
-    e: Engine,
-    pings: u32,
-}
-
-impl XB {
-    fn start() -> XB {
-        let mut e = Engine::start();
-        e.send("xboard");
-        e.send("protover 2");
-        e.expect("feature done=1");
-        XB { e, pings: 0 }
-    }
-
-    /// Sends a command and returns all output up to the matching `pong`.
-    fn say(&mut self, line: &str) -> Vec<String> {
-        self.pings += 1;
-        let n = self.pings;
-        self.e
-            .exchange(line, &format!("ping {n}"), &format!("pong {n}"))
-    }
-
-    fn silent(&mut self, line: &str) {
-        let out = self.say(line);
-        assert!(out.is_empty(), "'{line}' should be silent, got {out:?}");
-    }
-}
 
 /// A new game of `variant` in which the engine plays Black at depth 2; returns what
 /// `variant` printed.

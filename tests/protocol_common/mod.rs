@@ -132,3 +132,53 @@ pub fn legal_moves(variant: &str, fen: Option<&str>, moves: &[&str]) -> Vec<Stri
         g.legal_moves().into_iter().map(|m| g.format_move(m)).collect()
     })
 }
+
+/// An engine after the UCI handshake.
+pub fn start_uci() -> Engine {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok");
+    e
+}
+
+/// UCI: the output of a command up to the `readyok` of an `isready` sent after it.
+pub fn uci_say(e: &mut Engine, line: &str) -> Vec<String> {
+    e.exchange(line, "isready", "readyok")
+}
+
+/// An engine after the XBoard handshake; every command is followed by a `ping`, so the
+/// replies to one command are known to be complete.
+pub struct XB {
+    pub e: Engine,
+    pings: u32,
+}
+
+impl XB {
+    pub fn start() -> XB {
+        let mut e = Engine::start();
+        e.send("xboard");
+        e.send("protover 2");
+        e.expect("feature done=1");
+        XB { e, pings: 0 }
+    }
+
+    /// Sends a command and returns all output up to the matching `pong`.
+    pub fn say(&mut self, line: &str) -> Vec<String> {
+        self.pings += 1;
+        let n = self.pings;
+        self.e
+            .exchange(line, &format!("ping {n}"), &format!("pong {n}"))
+    }
+
+    /// A command that must get exactly one reply line.
+    pub fn reply(&mut self, line: &str) -> String {
+        let out = self.say(line);
+        assert_eq!(out.len(), 1, "'{line}' should get one line, got {out:?}");
+        out[0].clone()
+    }
+
+    pub fn silent(&mut self, line: &str) {
+        let out = self.say(line);
+        assert!(out.is_empty(), "'{line}' should be silent, got {out:?}");
+    }
+}
