@@ -3,17 +3,8 @@
 //! for each: moves of different armies commute, so the same position is reached by many
 //! orders of the same moves after one round.
 
+use super::tt::Bound;
 use crate::moves::Move;
-
-/// What a stored value says about the true value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    /// The true value is at least this (the search failed high).
-    Lower,
-    /// The true value is at most this (the search failed low).
-    Upper,
-}
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -75,13 +66,7 @@ impl MultiTable {
 
     /// Stores the result of a search of `depth` with window (`alpha`, `beta`).
     pub fn store(&mut self, key: u64, depth: u32, alpha: i32, beta: i32, value: i32, best: Move) {
-        let bound = if value <= alpha {
-            Bound::Upper
-        } else if value >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(value, alpha, beta);
         let e = &mut self.entries[key as usize & self.mask];
         if e.key == key && e.depth > depth {
             return;

@@ -15,6 +15,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a search's `score` says about the position, given the window it searched.
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What the table remembers about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {

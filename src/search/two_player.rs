@@ -536,13 +536,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             }
         }
         self.data.move_stack[ply] = moves;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.shared.tt.store(
             pos.hash,
             Entry {
@@ -683,13 +677,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             }
         }
         self.data.move_stack[ply] = moves;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.shared.tt.store(
             pos.hash,
             Entry {
