@@ -309,21 +309,51 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
         None
     }
 
+    /// The common start of a node: a settled value or a table cutoff to return (`Err`), or
+    /// the table's move to try first (`Ok`).
+    fn enter(
+        &mut self,
+        pos: &Position<B>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Result<Move, i32> {
+        if let Some(v) = self.settled(pos, depth, ply) {
+            return Err(v);
+        }
+        let probe = self.table.probe(pos.hash, depth, alpha, beta);
+        match probe.cutoff {
+            Some(v) => Err(v),
+            None => Ok(probe.best),
+        }
+    }
+
     fn paranoid(
+        &mut self,
+        pos: &Position<B>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        match self.enter(pos, depth, alpha, beta, ply) {
+            Ok(hint) => self.every_move(pos, depth, alpha, beta, ply, hint),
+            Err(v) => v,
+        }
+    }
+
+    /// Searches every move of the army to move, the root army maximizing and the others
+    /// minimizing its value, and stores the result.
+    fn every_move(
         &mut self,
         pos: &Position<B>,
         depth: u32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        hint: Move,
     ) -> i32 {
-        if let Some(v) = self.settled(pos, depth, ply) {
-            return v;
-        }
-        let probe = self.table.probe(pos.hash, depth, alpha, beta);
-        if let Some(v) = probe.cutoff {
-            return v;
-        }
         let window = (alpha, beta);
         let maximizing = pos.side == self.root;
         let mut moves: Vec<Move> = legal_moves(self.t, pos).to_vec();
@@ -331,7 +361,7 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
             return self.eval.utility(self.t, pos, self.root);
         }
         self.order(pos, &mut moves, ply);
-        first(&mut moves, probe.best);
+        first(&mut moves, hint);
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
         let mut best_move = moves[0];
         for m in moves {
@@ -369,43 +399,18 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
         &mut self,
         pos: &Position<B>,
         depth: u32,
-        mut alpha: i32,
+        alpha: i32,
         mut beta: i32,
         ply: usize,
     ) -> i32 {
-        if let Some(v) = self.settled(pos, depth, ply) {
-            return v;
-        }
-        let probe = self.table.probe(pos.hash, depth, alpha, beta);
-        if let Some(v) = probe.cutoff {
-            return v;
+        let hint = match self.enter(pos, depth, alpha, beta, ply) {
+            Ok(hint) => hint,
+            Err(v) => return v,
+        };
+        if pos.side == self.root {
+            return self.every_move(pos, depth, alpha, beta, ply, hint);
         }
         let window = (alpha, beta);
-        if pos.side == self.root {
-            let mut moves: Vec<Move> = legal_moves(self.t, pos).to_vec();
-            self.order(pos, &mut moves, ply);
-            first(&mut moves, probe.best);
-            let mut best = i32::MIN;
-            let mut best_move = Move::NONE;
-            for m in moves {
-                let child = pos.play(self.t, m);
-                let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
-                if self.aborted {
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    best_move = m;
-                }
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    self.killers[ply] = m;
-                    break;
-                }
-            }
-            self.remember(pos, depth, window, best, best_move);
-            return best;
-        }
         // The opponent layer: each opponent in turn order may be the one that replies; the
         // ones before it play their first-ordered move, and so do the ones after it.
         let mut best = i32::MAX;
