@@ -264,15 +264,7 @@ fn delivering_piece_is_the_lowest_ranked_checker_then_lowest_cell() {
 /// The Byzantine King on as1 in check, with no way out; Catholic Rooks and a Protestant
 /// Rook give check.
 fn boxed_byzantine_king(check: bool) -> Vec<(&'static str, &'static str)> {
-    let mut v = vec![
-        ("js2", "cK"),
-        ("jz2", "pK"),
-        ("az2", "iK"),
-        ("as1", "bK"),
-        ("at4", "cR"),
-        ("bt4", "cR"),
-        ("bs4", "cR"),
-    ];
+    let mut v = BYZANTINE_BOXED_IN.to_vec();
     if check {
         v.extend([("as4", "cR"), ("hs1", "pR")]);
     } else {

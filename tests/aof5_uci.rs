@@ -4,7 +4,7 @@
 mod common;
 mod protocol_common;
 
-use common::{board, tables, KINGS};
+use common::{board, tables, BYZANTINE_BOXED_IN, KINGS};
 use protocol_common::{legal_moves, start_uci as start, uci_say as say, Engine};
 
 /// One move of each army from the start, then a second Catholic move.
@@ -20,16 +20,8 @@ fn best_move(e: &mut Engine, go: &str) -> String {
 /// The Byzantine King boxed in on as1 but not in check: its only move is `pass`.
 fn boxed_byzantine_king() -> String {
     let t = tables("aof5");
-    let pieces = [
-        ("js2", "cK"),
-        ("jz2", "pK"),
-        ("az2", "iK"),
-        ("as1", "bK"),
-        ("at4", "cR"),
-        ("bt4", "cR"),
-        ("bs4", "cR"),
-        ("is2", "cR"),
-    ];
+    let mut pieces = BYZANTINE_BOXED_IN.to_vec();
+    pieces.push(("is2", "cR"));
     format!("{} b cpib - 0 1", board(&t, &pieces))
 }
 

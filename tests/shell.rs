@@ -145,17 +145,8 @@ fn the_shell_passes_and_reports_checkmates_between_moves() {
     let t = common::tables("aof5");
     // The Byzantine King on as1 is boxed in by Catholic Rooks; a Catholic Bishop check from
     // ds4 leaves it no move, so at the Byzantine turn the Catholics checkmate it (rule b).
-    let pieces = [
-        ("js2", "cK"),
-        ("jz2", "pK"),
-        ("az2", "iK"),
-        ("as1", "bK"),
-        ("at4", "cR"),
-        ("bt4", "cR"),
-        ("bs4", "cR"),
-        ("is2", "cR"),
-        ("fu4", "cB"),
-    ];
+    let mut pieces = common::BYZANTINE_BOXED_IN.to_vec();
+    pieces.extend([("is2", "cR"), ("fu4", "cB")]);
     let boxed = format!("{} b cpib - 0 1", common::board(&t, &pieces));
     let (ok, lines, _) = session(
         &["--variant", "aof5", "--fen", &boxed],

@@ -59,6 +59,18 @@ pub fn board(t: &Tables<Wide>, pieces: &[(&str, &str)]) -> String {
 /// The four Kings in their corners on level 2.
 pub const KINGS: [(&str, &str); 4] = [("js2", "cK"), ("jz2", "pK"), ("az2", "iK"), ("as2", "bK")];
 
+/// Four Kings, the Byzantine one on as1 boxed in by three Catholic Rooks (no step free);
+/// tests add a checker, or a piece that takes away the last way out.
+pub const BYZANTINE_BOXED_IN: [(&str, &str); 7] = [
+    ("js2", "cK"),
+    ("jz2", "pK"),
+    ("az2", "iK"),
+    ("as1", "bK"),
+    ("at4", "cR"),
+    ("bt4", "cR"),
+    ("bs4", "cR"),
+];
+
 pub fn with_kings<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
     let mut v: Vec<(&str, &str)> = KINGS.to_vec();
     v.extend_from_slice(extra);
