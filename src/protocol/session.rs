@@ -5,7 +5,7 @@ use super::Event;
 use crate::bitboard::{BitSet, Wide};
 use crate::game::{AnyTables, Game, Outcome};
 use crate::games::VariantError;
-use crate::movegen::notation::{format_move, MoveError};
+use crate::movegen::notation::{format_move, parse_move, MoveError};
 use crate::movegen::perft;
 use crate::movegen::tables::Tables;
 use crate::moves::MoveKind;
@@ -232,6 +232,25 @@ impl Session {
             .legal_moves()
             .into_iter()
             .any(|m| m.kind() == MoveKind::Promotion && g.format_move(m) == s))
+    }
+
+    pub fn is_legal(&self, s: &str) -> bool {
+        with_game!(&self.game, g => parse_move(&g.tables, &g.pos, s).is_ok())
+    }
+
+    /// The kind of the moving piece before and after a legal move string (they differ
+    /// when the piece changes type on arrival, as in Cyclical Armies); `None` for drops,
+    /// passes and strings that are not legal moves.
+    pub fn kinds_of_move(&self, s: &str) -> Option<(Kind, Kind)> {
+        with_game!(&self.game, g => {
+            let mv = parse_move(&g.tables, &g.pos, s).ok()?;
+            if matches!(mv.kind(), MoveKind::Drop | MoveKind::Pass) {
+                return None;
+            }
+            let before = g.pos.piece_at(mv.from())?.kind();
+            let after = g.pos.play(&g.tables, mv).piece_at(mv.to())?.kind();
+            Some((before, after))
+        })
     }
 
     /// Occupants of a 2D board, top rank first: (file, rank, player, kind).

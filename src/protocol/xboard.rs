@@ -9,14 +9,13 @@
 
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::session::{default_options, Finished, Report, Session};
-use super::xboard_pieces::{check_showable, XBoardPieces};
+use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
 use super::{send, Event, Inbox, Protocol};
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
 use crate::interop::fairymax;
-use crate::piece::{Kind, Player};
+use crate::piece::Player;
 use crate::search::{Clock, Limits, Score};
-use crate::variant::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -356,13 +355,10 @@ impl XBoard {
             return Err("expected one move".into());
         }
         self.stop_search();
-        let ours = match &self.pieces {
-            Some(p) => {
-                p.move_from_xboard(self.session.variant(), self.session.side_to_move(), text)
-            }
-            None => Some(text.to_string()),
-        };
-        if ours.is_none_or(|m| self.session.play(&m).is_err()) {
+        if self
+            .our_move(text)
+            .is_none_or(|m| self.session.play(&m).is_err())
+        {
             send(&format!("Illegal move: {text}"));
             self.restart_analysis();
             return Ok(());
@@ -375,6 +371,23 @@ impl XBoard {
             self.think();
         }
         Ok(())
+    }
+
+    /// Our move string for XBoard's `text`, `None` if it is not a legal move. XBoard relays
+    /// our moves as we sent them, so a suffix may name the kind a piece arrives as rather
+    /// than a promotion (see `XBoardPieces::move_to_xboard`); that reads as the bare move.
+    fn our_move(&self, text: &str) -> Option<String> {
+        let Some(p) = &self.pieces else {
+            return Some(text.to_string());
+        };
+        let (v, mover) = (self.session.variant(), self.session.side_to_move());
+        let ours = p.move_from_xboard(v, mover, text);
+        if ours.as_deref().is_some_and(|m| self.session.is_legal(m)) {
+            return ours;
+        }
+        let (bare, named) = p.split_arrival(mover, text)?;
+        let (before, after) = self.session.kinds_of_move(bare)?;
+        (before != after && after == named).then(|| bare.to_string())
     }
 
     fn setboard(&mut self, fen: &str) -> Reply {
@@ -607,7 +620,7 @@ impl XBoard {
                 .map(|(i, m)| match &pieces {
                     Some(p) => {
                         let mover = if i % 2 == 0 { first } else { other(first) };
-                        p.move_to_xboard(&variant, mover, m)
+                        p.move_to_xboard(&variant, mover, m, None)
                     }
                     None => m.clone(),
                 })
@@ -647,7 +660,14 @@ impl XBoard {
     fn play_own_move(&mut self, best: String) {
         let mover = self.session.side_to_move();
         let shown = match &self.pieces {
-            Some(p) => p.move_to_xboard(self.session.variant(), mover, &best),
+            Some(p) => {
+                let arrival = self
+                    .session
+                    .kinds_of_move(&best)
+                    .filter(|(before, after)| before != after)
+                    .map(|(_, after)| after);
+                p.move_to_xboard(self.session.variant(), mover, &best, arrival)
+            }
             None => best.clone(),
         };
         match self.session.play(&best) {
@@ -681,41 +701,6 @@ impl XBoard {
                     r.depth
                 ));
             }
-        }
-    }
-}
-
-/// Kinds each player can have: those on the board at the start and what they can promote
-/// to (a rule for a kind the player never has, such as the Lance's in a SwDA game without
-/// the Jostlers, adds nothing).
-fn present_kinds(variant: &Variant) -> [Vec<Kind>; 2] {
-    let mut out: [Vec<Kind>; 2] = [Vec::new(), Vec::new()];
-    let board = variant
-        .start_position
-        .split_whitespace()
-        .next()
-        .unwrap_or("");
-    for c in board.chars().filter(|c| c.is_ascii_alphabetic()) {
-        if let Some(k) = variant.kind_by_token(&c.to_string()) {
-            out[usize::from(c.is_ascii_lowercase())].push(k);
-        }
-    }
-    // Promoted kinds may promote again: repeat until nothing is added.
-    loop {
-        let mut added = false;
-        for rule in variant.promotions.iter().filter(|r| r.player.index() < 2) {
-            let kinds = &mut out[rule.player.index()];
-            if kinds.contains(&rule.kind) {
-                for &c in &rule.choices {
-                    if !kinds.contains(&c) {
-                        kinds.push(c);
-                        added = true;
-                    }
-                }
-            }
-        }
-        if !added {
-            return out;
         }
     }
 }

@@ -16,9 +16,12 @@ use std::fmt;
 
 /// XBoard's piece types in table order; a letter's place here is its default slot.
 const DEFAULT_TABLE: &str = "PNBRQFEACWMOHIJGDVLSUK";
+/// The table length every XBoard version reads. XBoard 4.9 reads longer tables, up to
+/// `MAX_SLOTS` per player (checked with XBoard 4.9.1); the King is always the last slot.
 const SLOTS: usize = 22;
+const MAX_SLOTS: usize = 44;
 const PAWN_SLOT: usize = 0;
-const KING_SLOT: usize = SLOTS - 1;
+const DEFAULT_KING_SLOT: usize = SLOTS - 1;
 
 /// Why XBoard cannot show a variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,47 +87,34 @@ pub fn check_showable(v: &Variant) -> Result<(), ShowError> {
 pub struct XBoardPieces {
     /// Per player: (kind, slot, letter), the letter upper case for White, lower for Black.
     entries: [Vec<(Kind, usize, char)>; 2],
+    /// Slots per player in the piece-to-char table; the last one is XBoard's King.
+    slots: usize,
     /// `8x8+0_fairy`: board size, holdings and the parent variant.
     geometry: String,
 }
 
 impl XBoardPieces {
     /// Our own letters. `present` lists, per player, the kinds that can appear (start
-    /// position and promotions).
+    /// position, promotions, type changes).
     pub fn native(v: &Variant, present: [Vec<Kind>; 2]) -> Result<XBoardPieces, ShowError> {
         check_showable(v)?;
+        let present = present.map(|mut kinds| {
+            kinds.sort();
+            kinds.dedup();
+            kinds
+        });
+        let slots = present.iter().map(Vec::len).max().unwrap_or(0).max(SLOTS);
+        if slots > MAX_SLOTS {
+            return Err(ShowError::TooManyKinds);
+        }
         let mut entries: [Vec<(Kind, usize, char)>; 2] = [Vec::new(), Vec::new()];
         for (p, kinds) in present.into_iter().enumerate() {
-            let mut used = [false; SLOTS];
-            let mut sorted = kinds;
-            sorted.sort();
-            sorted.dedup();
-            // Pawns and royals first, so they take the slots XBoard treats specially.
-            sorted.sort_by_key(|&k| (!v.kind(k).pawn, !v.kind(k).royal, k));
-            for k in sorted {
-                let def = v.kind(k);
-                let mut chars = def.token.chars();
-                let (Some(letter), None) = (chars.next(), chars.next()) else {
-                    return Err(ShowError::Token(def.token.clone()));
-                };
-                if !letter.is_ascii_alphabetic() {
-                    return Err(ShowError::Token(def.token.clone()));
-                }
-                let letter = letter.to_ascii_uppercase();
-                let preferred = if def.pawn {
-                    Some(PAWN_SLOT)
-                } else if def.royal {
-                    Some(KING_SLOT)
-                } else {
-                    DEFAULT_TABLE
-                        .find(letter)
-                        .filter(|&s| s != PAWN_SLOT && s != KING_SLOT)
-                };
-                let slot = preferred
-                    .filter(|&s| !used[s])
-                    .or_else(|| (1..KING_SLOT).find(|&s| !used[s]))
-                    .ok_or(ShowError::TooManyKinds)?;
-                used[slot] = true;
+            let lettered = kinds
+                .into_iter()
+                .map(|k| Ok((k, single_letter(v, k)?)))
+                .collect::<Result<Vec<_>, ShowError>>()?;
+            let lettered = avoid_capture_mark(lettered)?;
+            for (k, slot, letter) in assign_slots(v, lettered, slots)? {
                 let letter = if p == 0 {
                     letter
                 } else {
@@ -135,6 +125,7 @@ impl XBoardPieces {
         }
         Ok(XBoardPieces {
             entries,
+            slots,
             geometry: geometry(v),
         })
     }
@@ -150,7 +141,7 @@ impl XBoardPieces {
             let pawn = v.kind_by_token("P").ok_or(ShowError::NotCwda)?;
             let king = v.kind_by_token("K").ok_or(ShowError::NotCwda)?;
             entries[p].push((pawn, PAWN_SLOT, case('p')));
-            entries[p].push((king, KING_SLOT, case('k')));
+            entries[p].push((king, DEFAULT_KING_SLOT, case('k')));
             let theirs = fairymax::slots(army)
                 .into_iter()
                 .zip(fairymax::letters(army));
@@ -163,6 +154,7 @@ impl XBoardPieces {
         }
         Ok(XBoardPieces {
             entries,
+            slots: SLOTS,
             geometry: geometry(v),
         })
     }
@@ -184,11 +176,11 @@ impl XBoardPieces {
             .map(|e| e.0)
     }
 
-    /// The piece-to-char table: 22 White slots then 22 Black ones, `.` where unused.
+    /// The piece-to-char table: White's slots then Black's, `.` where unused.
     pub fn piece_to_char(&self) -> String {
         let mut out = String::new();
         for side in &self.entries {
-            let mut row = ['.'; SLOTS];
+            let mut row = vec!['.'; self.slots];
             for &(_, slot, letter) in side {
                 row[slot] = letter;
             }
@@ -210,8 +202,11 @@ impl XBoardPieces {
     /// One `piece` command per piece kind (`X&` when both players' pieces of a letter move
     /// alike, else one per player).
     pub fn piece_commands(&self, v: &Variant) -> Vec<String> {
+        // Only the royals that start the game can castle (castling needs an unmoved King;
+        // in Cyclical Armies the King that moves becomes another royal kind).
+        let start = start_kinds(v);
         let describe = |p: usize, k: Kind| {
-            let castlings: Vec<&Castling> = if v.kind(k).royal {
+            let castlings: Vec<&Castling> = if v.kind(k).royal && start[p].contains(&k) {
                 v.castlings
                     .iter()
                     .filter(|c| c.player.index() == p)
@@ -302,31 +297,167 @@ impl XBoardPieces {
         Ok(out)
     }
 
-    /// A move string with the promotion letter (if any) in XBoard's letters. In 2D move
-    /// strings only a promotion ends in a letter.
-    pub fn move_to_xboard(&self, v: &Variant, mover: Player, mv: &str) -> String {
-        let mut chars: Vec<char> = mv.chars().collect();
-        let n = chars.len();
-        if n >= 5 && chars[n - 1].is_ascii_alphabetic() && chars[n - 2].is_ascii_digit() {
-            let token = chars[n - 1].to_ascii_uppercase().to_string();
+    /// A move string in XBoard's letters: the promotion letter (in 2D move strings only a
+    /// promotion ends in a letter) translated, or, for a piece that arrives as another kind
+    /// (`arrival`, Cyclical Armies), that kind's letter appended as if it were a promotion.
+    /// With legality testing off XBoard applies such a suffix to any piece, so its board
+    /// follows the type changes.
+    pub fn move_to_xboard(
+        &self,
+        v: &Variant,
+        mover: Player,
+        mv: &str,
+        arrival: Option<Kind>,
+    ) -> String {
+        if let Some((bare, token)) = split_suffix(mv) {
+            let token = token.to_ascii_uppercase().to_string();
             if let Some(letter) = v.kind_by_token(&token).and_then(|k| self.letter(mover, k)) {
-                chars[n - 1] = letter.to_ascii_lowercase();
+                return format!("{bare}{}", letter.to_ascii_lowercase());
             }
+            return mv.to_string();
         }
-        chars.into_iter().collect()
+        match arrival.and_then(|k| self.letter(mover, k)) {
+            Some(letter) => format!("{mv}{}", letter.to_ascii_lowercase()),
+            None => mv.to_string(),
+        }
     }
 
     /// A move string from XBoard with the promotion letter (if any) in our letters; `None`
     /// when the letter names no piece of this player in XBoard's table.
     pub fn move_from_xboard(&self, v: &Variant, mover: Player, mv: &str) -> Option<String> {
-        let mut chars: Vec<char> = mv.chars().collect();
-        let n = chars.len();
-        if n >= 5 && chars[n - 1].is_ascii_alphabetic() && chars[n - 2].is_ascii_digit() {
-            let k = self.kind(mover, chars[n - 1])?;
-            chars[n - 1] = v.kind(k).token.chars().next()?.to_ascii_lowercase();
+        match split_suffix(mv) {
+            Some((bare, letter)) => {
+                let k = self.kind(mover, letter)?;
+                let token = v.kind(k).token.chars().next()?.to_ascii_lowercase();
+                Some(format!("{bare}{token}"))
+            }
+            None => Some(mv.to_string()),
         }
-        Some(chars.into_iter().collect())
     }
+
+    /// A move from XBoard split into the bare move and the kind its suffix letter names,
+    /// for reading a suffix that names the kind a piece arrives as (see `move_to_xboard`).
+    pub fn split_arrival<'a>(&self, mover: Player, mv: &'a str) -> Option<(&'a str, Kind)> {
+        let (bare, letter) = split_suffix(mv)?;
+        Some((bare, self.kind(mover, letter)?))
+    }
+}
+
+/// A 2D move string split before its final letter, if it ends in one after a rank digit.
+fn split_suffix(mv: &str) -> Option<(&str, char)> {
+    let mut chars = mv.chars().rev();
+    let (last, before) = (chars.next()?, chars.next()?);
+    (mv.len() >= 5 && last.is_ascii_alphabetic() && before.is_ascii_digit())
+        .then(|| (&mv[..mv.len() - 1], last))
+}
+
+/// Kinds each player has in the start position (only Black's letters are lower case).
+fn start_kinds(v: &Variant) -> [Vec<Kind>; 2] {
+    let mut out: [Vec<Kind>; 2] = [Vec::new(), Vec::new()];
+    let board = v.start_position.split_whitespace().next().unwrap_or("");
+    for c in board.chars().filter(|c| c.is_ascii_alphabetic()) {
+        if let Some(k) = v.kind_by_token(&c.to_string()) {
+            out[usize::from(c.is_ascii_lowercase())].push(k);
+        }
+    }
+    out
+}
+
+/// Kinds each player can have: those on the board at the start and what they can become by
+/// promotion or by moving (Cyclical Armies). A rule for a kind the player never has, such as
+/// the Lance's in a SwDA game without the Jostlers, adds nothing.
+pub fn present_kinds(v: &Variant) -> [Vec<Kind>; 2] {
+    let mut out = start_kinds(v);
+    for (p, kinds) in out.iter_mut().enumerate() {
+        let player = Player(p as u8);
+        // Every kind reached is followed in turn, so chains of changes are complete.
+        let mut i = 0;
+        while i < kinds.len() {
+            let k = kinds[i];
+            let promoted = v
+                .promotions
+                .iter()
+                .filter(|r| r.player == player && r.kind == k)
+                .flat_map(|r| r.choices.iter().copied());
+            let next_kinds: Vec<Kind> = promoted.chain([v.morph_of(player, k)]).collect();
+            for next in next_kinds {
+                if !kinds.contains(&next) {
+                    kinds.push(next);
+                }
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// A kind's letter (upper case); XBoard knows pieces by single letters only.
+fn single_letter(v: &Variant, k: Kind) -> Result<char, ShowError> {
+    let token = &v.kind(k).token;
+    let mut chars = token.chars();
+    match (chars.next(), chars.next()) {
+        (Some(letter), None) if letter.is_ascii_alphabetic() => Ok(letter.to_ascii_uppercase()),
+        _ => Err(ShowError::Token(token.clone())),
+    }
+}
+
+/// XBoard reads an `x` after a move's squares as a capture mark, not as a promotion suffix
+/// (checked with XBoard 4.9.1), so `X` cannot name a promotion choice or the type a piece
+/// arrives as: a kind lettered `X` takes the first letter none of the player's kinds uses.
+fn avoid_capture_mark(mut kinds: Vec<(Kind, char)>) -> Result<Vec<(Kind, char)>, ShowError> {
+    if let Some(i) = kinds.iter().position(|&(_, letter)| letter == 'X') {
+        let free = ('A'..='Z')
+            .find(|&c| c != 'X' && kinds.iter().all(|&(_, letter)| letter != c))
+            .ok_or(ShowError::TooManyKinds)?;
+        kinds[i].1 = free;
+    }
+    Ok(kinds)
+}
+
+/// Gives each of a player's kinds a table slot. XBoard draws a slot with its own image and
+/// treats two specially (Pawn: e.p., promotion; King: castling), so first every kind that
+/// has a natural slot takes it (the first pawn the Pawn's, the first royal the King's, others
+/// the slot of their letter in XBoard's default table), then the rest fill the free slots.
+fn assign_slots(
+    v: &Variant,
+    mut kinds: Vec<(Kind, char)>,
+    slots: usize,
+) -> Result<Vec<(Kind, usize, char)>, ShowError> {
+    let king_slot = slots - 1;
+    kinds.sort_by_key(|&(k, _)| (!v.kind(k).pawn, !v.kind(k).royal, k));
+    let mut used = vec![false; slots];
+    let mut slot_of = vec![None; kinds.len()];
+    for (i, &(k, letter)) in kinds.iter().enumerate() {
+        let def = v.kind(k);
+        let natural = if def.pawn {
+            Some(PAWN_SLOT)
+        } else if def.royal {
+            Some(king_slot)
+        } else {
+            DEFAULT_TABLE
+                .find(letter)
+                .filter(|&s| s != PAWN_SLOT && s != DEFAULT_KING_SLOT)
+        };
+        if let Some(s) = natural.filter(|&s| !used[s]) {
+            used[s] = true;
+            slot_of[i] = Some(s);
+        }
+    }
+    let mut out = Vec::with_capacity(kinds.len());
+    for (i, (k, letter)) in kinds.into_iter().enumerate() {
+        let slot = match slot_of[i] {
+            Some(s) => s,
+            None => {
+                let s = (1..king_slot)
+                    .find(|&s| !used[s])
+                    .ok_or(ShowError::TooManyKinds)?;
+                used[s] = true;
+                s
+            }
+        };
+        out.push((k, slot, letter));
+    }
+    Ok(out)
 }
 
 fn geometry(v: &Variant) -> String {
@@ -362,7 +493,7 @@ mod tests {
             "a2a1f"
         );
         assert_eq!(x.move_from_xboard(&v, Player::WHITE, "a7a8i"), None);
-        assert_eq!(x.move_to_xboard(&v, Player::BLACK, "a2a1e"), "a2a1m");
+        assert_eq!(x.move_to_xboard(&v, Player::BLACK, "a2a1e", None), "a2a1m");
     }
 
     #[test]
@@ -384,6 +515,36 @@ mod tests {
             x.piece_to_char(),
             "P......ACW......D....Kp..........ohi.g.....k"
         );
+    }
+
+    #[test]
+    fn cyclical_armies_get_a_longer_table_and_arrival_suffixes() {
+        let v = by_name("cyclical").unwrap();
+        let x = XBoardPieces::native(&v, present_kinds(&v)).unwrap();
+        // 24 kinds per side: XBoard 4.9's longer table, the King in its last slot, and the
+        // Chinese Pawn lettered `L` since XBoard reads a move's `x` as a capture mark.
+        assert_eq!(
+            x.piece_to_char(),
+            "PNBRQFEACWMOHIJGDVLSYUTKpnbrqfeacwmohijgdvlsyutk"
+        );
+        let chinese_pawn = v.kind_by_token("X").unwrap();
+        assert_eq!(x.letter(Player::BLACK, chinese_pawn), Some('l'));
+        let centaur = v.kind_by_token("U").unwrap();
+        assert_eq!(
+            x.move_to_xboard(&v, Player::WHITE, "e1g1", Some(centaur)),
+            "e1g1u"
+        );
+        assert_eq!(
+            x.move_to_xboard(&v, Player::BLACK, "b2b1q", Some(chinese_pawn)),
+            "b2b1q",
+            "a promotion keeps its own letter"
+        );
+        assert_eq!(
+            x.split_arrival(Player::BLACK, "c5c4l"),
+            Some(("c5c4", chinese_pawn))
+        );
+        assert_eq!(x.split_arrival(Player::WHITE, "c5c4"), None);
+        assert_eq!(x.split_arrival(Player::WHITE, "c5c4z"), None);
     }
 
     #[test]

@@ -133,6 +133,19 @@ pub fn legal_moves(variant: &str, fen: Option<&str>, moves: &[&str]) -> Vec<Stri
     })
 }
 
+/// The position string of a variant's session start after some moves (our notation).
+#[allow(dead_code)]
+pub fn position_after(variant: &str, moves: &[&str]) -> String {
+    let tables = AnyTables::by_name(variant).unwrap();
+    with_tables!(&tables, t => {
+        let mut g = Game::from_position_string(t.clone(), t.variant.session_start()).unwrap();
+        for m in moves {
+            g.play_str(m).unwrap();
+        }
+        g.position_string()
+    })
+}
+
 /// An engine after the UCI handshake.
 pub fn start_uci() -> Engine {
     let mut e = Engine::start();
