@@ -245,3 +245,48 @@ fn cyclical_moves_carry_the_type_the_piece_arrives_as() {
         "a Rook arrives as a Charging Rook (g), a King as a Centaur Royal (u): {mv}"
     );
 }
+
+#[test]
+fn lifted_pieces_show_their_targets_and_changes() {
+    let mut x = XB::start();
+    // XBoard knows the rules of normal chess: it gets no help there.
+    x.silent("new");
+    x.silent("force");
+    x.silent("lift e2");
+    new_game(&mut x, "cyclical");
+    x.silent("force");
+    // A Pawn's steps both make it a Cavalier Pawn: blue, and on `put` XBoard is told the
+    // type, so the user's move arrives with it and XBoard's board follows.
+    assert_eq!(x.say("lift e2"), ["highlight 8/8/8/8/4B3/4B3/8/8"]);
+    assert_eq!(x.say("put e4"), ["choice V"]);
+    x.silent("hover e4");
+    x.silent("usermove e2e4v");
+    // Not the side to move's piece: XBoard's own move entry.
+    x.silent("lift d2");
+    // A blocked piece: nothing marked.
+    assert_eq!(x.say("lift a8"), ["highlight 8/8/8/8/8/8/8/8"]);
+    // Promotion: magenta, with the 16 choices (Queen first) known before the piece lands.
+    x.silent("setboard 4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(
+        x.say("lift a7"),
+        ["highlight M7/8/8/8/8/8/8/8", "choice QABCDEFGHIMNORSW"]
+    );
+    x.silent("put a8");
+    x.silent("usermove a7a8q");
+
+    // SwDA: a Lance on its 6th rank may promote on the 7th (magenta: Gold or stay a Lance)
+    // and must on the 8th (blue: Gold).
+    new_game(&mut x, "swda-jostlers-posh");
+    x.silent("force");
+    x.silent("setboard 4k3/7q/L7/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(
+        x.say("lift a6"),
+        ["highlight B7/M7/8/8/8/8/8/8", "choice GL"]
+    );
+    assert_eq!(x.say("put a8"), ["choice G"]);
+    // XBoard writes a declined promotion with a final `.`.
+    x.silent("usermove a6a7.");
+    x.silent("usermove h7g6");
+    assert_eq!(x.say("lift a7"), ["highlight B7/8/8/8/8/8/8/8"]);
+    x.silent("usermove a7a8g");
+}

@@ -12,6 +12,7 @@ pub mod uci;
 pub mod xbetza;
 pub mod xboard;
 pub mod xboard_pieces;
+pub mod xboard_targets;
 
 use session::Finished;
 use std::collections::VecDeque;

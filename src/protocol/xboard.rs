@@ -10,6 +10,7 @@
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::session::{default_options, Finished, Report, Session};
 use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
+use super::xboard_targets::Targets;
 use super::{send, Event, Inbox, Protocol};
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
@@ -77,6 +78,8 @@ pub struct XBoard {
     variant_label: String,
     /// XBoard's letters for the current variant; `None` for `normal`.
     pieces: Option<XBoardPieces>,
+    /// Where the piece the user last lifted may go (engine-defined variants only).
+    targets: Option<Targets>,
     armies: [Army; 2],
     /// The side the engine plays; `None` in force mode.
     engine_side: Option<Player>,
@@ -119,6 +122,7 @@ impl XBoard {
             session,
             variant_label: "normal".into(),
             pieces: None,
+            targets: None,
             armies: [Army::Fide, Army::Fide],
             engine_side: Some(Player::BLACK),
             analyzing: false,
@@ -161,6 +165,16 @@ impl XBoard {
                 Ok(())
             }
             "usermove" => self.user_move(arg),
+            "lift" => {
+                self.lift(arg);
+                Ok(())
+            }
+            "put" => {
+                self.put(arg);
+                Ok(())
+            }
+            // Sent for squares marked red, which we never mark.
+            "hover" => Ok(()),
             "setboard" => self.setboard(arg),
             "undo" => self.take_back(1),
             "remove" => self.take_back(2),
@@ -242,7 +256,7 @@ impl XBoard {
         send("feature done=0");
         send(&format!(
             "feature ping=1 setboard=1 usermove=1 playother=1 analyze=1 memory=1 smp=1 colors=0 \
-             sigint=0 sigterm=0 san=0 time=1 draw=0 reuse=1 myname=\"Panoply {}\"",
+             sigint=0 sigterm=0 san=0 time=1 draw=0 reuse=1 highlight=1 myname=\"Panoply {}\"",
             env!("CARGO_PKG_VERSION")
         ));
         send(&format!("feature variants=\"{}\"", variants.join(",")));
@@ -373,6 +387,32 @@ impl XBoard {
         Ok(())
     }
 
+    /// The user lifted a piece: in a variant we described to XBoard, mark where it may go
+    /// (XBoard knows the rules of the others itself).
+    fn lift(&mut self, square: &str) {
+        self.targets = None;
+        let Some(pieces) = &self.pieces else { return };
+        if self.session.outcome().is_some() {
+            return;
+        }
+        let Some(targets) = Targets::of(&self.session, pieces, square) else {
+            return;
+        };
+        let shape = self.session.variant().shape;
+        send(&targets.highlight_command(shape.files, shape.ranks));
+        if let Some(choice) = targets.choice_on_lift() {
+            send(&choice);
+        }
+        self.targets = Some(targets);
+    }
+
+    /// The user put the lifted piece down: name what it becomes if the move changes it.
+    fn put(&mut self, square: &str) {
+        if let Some(choice) = self.targets.as_ref().and_then(|t| t.choice_on_put(square)) {
+            send(&choice);
+        }
+    }
+
     /// Our move string for XBoard's `text`, `None` if it is not a legal move. XBoard relays
     /// our moves as we sent them, so a suffix may name the kind a piece arrives as rather
     /// than a promotion (see `XBoardPieces::move_to_xboard`); that reads as the bare move.
@@ -380,14 +420,18 @@ impl XBoard {
         let Some(p) = &self.pieces else {
             return Some(text.to_string());
         };
+        // XBoard ends a move with `.` when the user declines an optional promotion offered
+        // on a magenta square (see `Targets`).
+        let text = text.strip_suffix('.').unwrap_or(text);
         let (v, mover) = (self.session.variant(), self.session.side_to_move());
         let ours = p.move_from_xboard(v, mover, text);
         if ours.as_deref().is_some_and(|m| self.session.is_legal(m)) {
             return ours;
         }
+        // The piece's own letter declines an optional promotion (see `Targets`).
         let (bare, named) = p.split_arrival(mover, text)?;
-        let (before, after) = self.session.kinds_of_move(bare)?;
-        (before != after && after == named).then(|| bare.to_string())
+        let (_, after) = self.session.kinds_of_move(bare)?;
+        (after == named).then(|| bare.to_string())
     }
 
     fn setboard(&mut self, fen: &str) -> Reply {
