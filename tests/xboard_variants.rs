@@ -274,18 +274,18 @@ fn lifted_pieces_show_their_targets_and_changes() {
     x.silent("put a8");
     x.silent("usermove a7a8q");
 
-    // SwDA: a Lance on its 6th rank may promote on the 7th (magenta: Gold or stay a Lance)
-    // and must on the 8th (blue: Gold).
+    // SwDA: a Lance on its 6th rank may promote on the 7th (plain: XBoard would empty the
+    // square if the user declined a magenta promotion; the promotion is typed) and must on
+    // the 8th (blue: Gold).
     new_game(&mut x, "swda-jostlers-posh");
     x.silent("force");
     x.silent("setboard 4k3/7q/L7/8/8/8/8/4K3 w - - 0 1");
-    assert_eq!(
-        x.say("lift a6"),
-        ["highlight B7/M7/8/8/8/8/8/8", "choice GL"]
-    );
+    assert_eq!(x.say("lift a6"), ["highlight B7/Y7/8/8/8/8/8/8"]);
     assert_eq!(x.say("put a8"), ["choice G"]);
-    // XBoard writes a declined promotion with a final `.`.
-    x.silent("usermove a6a7.");
+    x.silent("put a7");
+    // XBoard's mark for a declined promotion is refused, so XBoard takes the move back.
+    assert_eq!(x.say("usermove a6a7."), ["Illegal move: a6a7."]);
+    x.silent("usermove a6a7");
     x.silent("usermove h7g6");
     assert_eq!(x.say("lift a7"), ["highlight B7/8/8/8/8/8/8/8"]);
     x.silent("usermove a7a8g");

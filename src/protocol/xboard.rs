@@ -420,15 +420,12 @@ impl XBoard {
         let Some(p) = &self.pieces else {
             return Some(text.to_string());
         };
-        // XBoard ends a move with `.` when the user declines an optional promotion offered
-        // on a magenta square (see `Targets`).
-        let text = text.strip_suffix('.').unwrap_or(text);
         let (v, mover) = (self.session.variant(), self.session.side_to_move());
         let ours = p.move_from_xboard(v, mover, text);
         if ours.as_deref().is_some_and(|m| self.session.is_legal(m)) {
             return ours;
         }
-        // The piece's own letter declines an optional promotion (see `Targets`).
+        // Naming the kind a piece keeps reads as the plain move too.
         let (bare, named) = p.split_arrival(mover, text)?;
         let (_, after) = self.session.kinds_of_move(bare)?;
         (after == named).then(|| bare.to_string())

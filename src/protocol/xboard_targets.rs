@@ -44,11 +44,10 @@ impl Targets {
     pub fn of(session: &Session, pieces: &XBoardPieces, from: &str) -> Option<Targets> {
         let (fx, fy) = square(from)?;
         let mover = session.side_to_move();
-        let (_, _, _, kind) = session
+        session
             .pieces()
             .into_iter()
             .find(|&(x, y, p, _)| (x, y) == (i32::from(fx), i32::from(fy)) && p == mover)?;
-        let own = pieces.letter(mover, kind)?.to_ascii_uppercase();
         let mut options: Vec<((u8, u8), Vec<Option<char>>)> = Vec::new();
         for mv in session.legal_moves() {
             // The rest is the target square and perhaps a promotion letter; it starts with
@@ -70,7 +69,7 @@ impl Targets {
         }
         let squares = options
             .into_iter()
-            .map(|(to, list)| (to, target(list, own)))
+            .map(|(to, list)| (to, target(list)))
             .collect();
         Some(Targets { squares })
     }
@@ -137,15 +136,18 @@ fn suffix_letter(
         .map(|c| c.to_ascii_uppercase())
 }
 
-/// What the moves to one square do: all the same change, none, or a choice. A plain move
-/// among promotions (an optional promotion) is offered as the piece's own letter, last.
-fn target(mut options: Vec<Option<char>>, own: char) -> Target {
-    options.sort_by_key(|o| (o.is_none(), *o != Some('Q'), *o));
+/// What the moves to one square do: none changes the piece, all make the same change, or
+/// the user chooses among changes. A square where the piece may also arrive unchanged (an
+/// optional promotion, the SwDA Lance on its 7th rank) is plain: XBoard 4.9 turns a declined
+/// promotion on a magenta square into an empty square on its own board, so such a promotion
+/// is typed (`a6a7g`) rather than picked.
+fn target(mut options: Vec<Option<char>>) -> Target {
+    options.sort_by_key(|o| (*o != Some('Q'), *o));
     options.dedup();
     match options.as_slice() {
-        [None] => Target::Plain,
         [Some(c)] => Target::Forced(*c),
-        _ => Target::Choice(options.iter().map(|o| o.unwrap_or(own)).collect()),
+        _ if options.contains(&None) => Target::Plain,
+        _ => Target::Choice(options.into_iter().flatten().collect()),
     }
 }
 
@@ -163,15 +165,12 @@ mod tests {
 
     #[test]
     fn targets_group_the_moves_to_each_square() {
-        assert_eq!(target(vec![None], 'R'), Target::Plain);
-        assert_eq!(target(vec![Some('G')], 'R'), Target::Forced('G'));
+        assert_eq!(target(vec![None]), Target::Plain);
+        assert_eq!(target(vec![Some('G')]), Target::Forced('G'));
         // A Lance on its 7th rank may promote to Gold or stay a Lance.
+        assert_eq!(target(vec![None, Some('G')]), Target::Plain);
         assert_eq!(
-            target(vec![None, Some('G')], 'L'),
-            Target::Choice(vec!['G', 'L'])
-        );
-        assert_eq!(
-            target(vec![Some('N'), Some('Q'), Some('B')], 'P'),
+            target(vec![Some('N'), Some('Q'), Some('B')]),
             Target::Choice(vec!['Q', 'B', 'N'])
         );
         assert_eq!(square("e4"), Some((4, 3)));
