@@ -253,6 +253,13 @@ impl Session {
         })
     }
 
+    /// The kind the piece of a legal move string arrives as, if it is not the kind it left
+    /// as (a promotion, or a type change on arrival).
+    pub fn changed_kind(&self, s: &str) -> Option<Kind> {
+        let (before, after) = self.kinds_of_move(s)?;
+        (before != after).then_some(after)
+    }
+
     /// Occupants of a 2D board, top rank first: (file, rank, player, kind).
     pub fn pieces(&self) -> Vec<(i32, i32, Player, Kind)> {
         with_game!(&self.game, g => g

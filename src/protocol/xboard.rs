@@ -702,11 +702,7 @@ impl XBoard {
         let mover = self.session.side_to_move();
         let shown = match &self.pieces {
             Some(p) => {
-                let arrival = self
-                    .session
-                    .kinds_of_move(&best)
-                    .filter(|(before, after)| before != after)
-                    .map(|(_, after)| after);
+                let arrival = self.session.changed_kind(&best);
                 p.move_to_xboard(self.session.variant(), mover, &best, arrival)
             }
             None => best.clone(),

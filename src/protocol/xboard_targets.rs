@@ -6,7 +6,9 @@
 
 use super::session::Session;
 use super::xboard_pieces::XBoardPieces;
-use crate::piece::Player;
+
+/// A board square as (file, rank), counted from 0.
+type Square = (u8, u8);
 
 /// What a move to one square does to the piece, as XBoard must be told.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,8 +36,8 @@ impl Target {
 /// The targets of the piece the user lifted.
 #[derive(Clone, Debug, Default)]
 pub struct Targets {
-    /// (file, rank) of each target, counted from 0, and what a move there does.
-    squares: Vec<((u8, u8), Target)>,
+    /// Each target and what a move there does.
+    squares: Vec<(Square, Target)>,
 }
 
 impl Targets {
@@ -48,7 +50,7 @@ impl Targets {
             .pieces()
             .into_iter()
             .find(|&(x, y, p, _)| (x, y) == (i32::from(fx), i32::from(fy)) && p == mover)?;
-        let mut options: Vec<((u8, u8), Vec<Option<char>>)> = Vec::new();
+        let mut options: Vec<(Square, Vec<Option<char>>)> = Vec::new();
         for mv in session.legal_moves() {
             // The rest is the target square and perhaps a promotion letter; it starts with
             // a file letter (so `a1` is no prefix of `a10b10`).
@@ -61,7 +63,11 @@ impl Targets {
             let Some(to) = square(rest.trim_end_matches(|c: char| c.is_ascii_alphabetic())) else {
                 continue;
             };
-            let suffix = suffix_letter(session, pieces, mover, &mv);
+            // The suffix XBoard must add: the letter of a promotion or type change.
+            let suffix = session
+                .changed_kind(&mv)
+                .and_then(|k| pieces.letter(mover, k))
+                .map(|c| c.to_ascii_uppercase());
             match options.iter_mut().find(|(sq, _)| *sq == to) {
                 Some((_, list)) => list.push(suffix),
                 None => options.push((to, vec![suffix])),
@@ -121,21 +127,6 @@ impl Targets {
     }
 }
 
-/// The suffix XBoard must add to a legal move: the promotion letter, or the letter of the
-/// kind the piece arrives as when that differs from the kind it left as.
-fn suffix_letter(
-    session: &Session,
-    pieces: &XBoardPieces,
-    mover: Player,
-    mv: &str,
-) -> Option<char> {
-    let (before, after) = session.kinds_of_move(mv)?;
-    (before != after)
-        .then(|| pieces.letter(mover, after))
-        .flatten()
-        .map(|c| c.to_ascii_uppercase())
-}
-
 /// What the moves to one square do: none changes the piece, all make the same change, or
 /// the user chooses among changes. A square where the piece may also arrive unchanged (an
 /// optional promotion, the SwDA Lance on its 7th rank) is plain: XBoard 4.9 turns a declined
@@ -152,7 +143,7 @@ fn target(mut options: Vec<Option<char>>) -> Target {
 }
 
 /// A square name such as `e4` as (file, rank) from 0; `None` unless exactly a square.
-fn square(s: &str) -> Option<(u8, u8)> {
+fn square(s: &str) -> Option<Square> {
     let mut chars = s.chars();
     let file = chars.next().filter(char::is_ascii_lowercase)?;
     let rank: u8 = chars.as_str().parse().ok().filter(|&r| r >= 1)?;
