@@ -28,20 +28,10 @@ while [ $# -gt 0 ]; do
     shift
 done
 
+source tests/e2e/lib.sh
+install_missing xboard xvfb
 XBOARD=/usr/games/xboard
-if [ ! -x "$XBOARD" ] || ! command -v xvfb-run >/dev/null; then
-    echo "installing xboard and xvfb" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq xboard xvfb >/dev/null
-fi
-
-if [ -n "${PANOPLY_BIN:-}" ]; then
-    PANOPLY=$PANOPLY_BIN
-else
-    cargo build --release --quiet
-    PANOPLY=$(pwd)/target/release/panoply
-fi
+PANOPLY=$(panoply_binary)
 work=$(mktemp -d)
 trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT; echo "work dir: $work" >&2
 failures=0

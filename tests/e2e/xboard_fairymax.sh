@@ -39,27 +39,17 @@ while [ $# -gt 0 ]; do
     shift
 done
 
+source tests/e2e/lib.sh
+install_missing xboard fairymax xvfb
 XBOARD=/usr/games/xboard
 FAIRYMAX=/usr/games/fairymax
-if [ ! -x "$XBOARD" ] || [ ! -x "$FAIRYMAX" ] || ! command -v xvfb-run >/dev/null; then
-    echo "installing xboard, fairymax and xvfb" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq xboard fairymax xvfb >/dev/null
-fi
 
 # Fairy-Max 5.0b crashes (segmentation fault) on XBoard's `computer` command in half of the
 # CwDA pairings (e.g. Clobberers-FIDE); the command only informs the engine that its
 # opponent is a program, so a filter in front of Fairy-Max drops it.
 fairymax_cmd="sh -c 'grep --line-buffered -vx computer | $FAIRYMAX'"
 
-# PANOPLY_BIN runs a fixed binary (a long match should not see rebuilds of target/).
-if [ -n "${PANOPLY_BIN:-}" ]; then
-    PANOPLY=$PANOPLY_BIN
-else
-    cargo build --release --quiet
-    PANOPLY=$(pwd)/target/release/panoply
-fi
+PANOPLY=$(panoply_binary)
 work=$(mktemp -d)
 trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT; echo "work dir: $work" >&2
 all_pgn=$work/all.pgn
