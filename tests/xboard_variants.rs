@@ -261,6 +261,12 @@ fn lifted_pieces_show_their_targets_and_changes() {
     assert_eq!(x.say("put e4"), ["choice V"]);
     x.silent("hover e4");
     x.silent("usermove e2e4v");
+    for bad in ["lift i2", "put e9", "hover", "lift e2e4"] {
+        assert_eq!(
+            x.say(bad),
+            [format!("Error (not a square of this board): {bad}")]
+        );
+    }
     // Not the side to move's piece: XBoard's own move entry.
     x.silent("lift d2");
     // A blocked piece: nothing marked.

@@ -10,7 +10,7 @@
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::session::{default_options, Finished, Report, Session};
 use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
-use super::xboard_targets::Targets;
+use super::xboard_targets::{self, Targets};
 use super::{send, Event, Inbox, Protocol};
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
@@ -165,16 +165,10 @@ impl XBoard {
                 Ok(())
             }
             "usermove" => self.user_move(arg),
-            "lift" => {
-                self.lift(arg);
-                Ok(())
-            }
-            "put" => {
-                self.put(arg);
-                Ok(())
-            }
+            "lift" => self.on_board(arg).map(|()| self.lift(arg)),
+            "put" => self.on_board(arg).map(|()| self.put(arg)),
             // Sent for squares marked red, which we never mark.
-            "hover" => Ok(()),
+            "hover" => self.on_board(arg),
             "setboard" => self.setboard(arg),
             "undo" => self.take_back(1),
             "remove" => self.take_back(2),
@@ -385,6 +379,15 @@ impl XBoard {
             self.think();
         }
         Ok(())
+    }
+
+    /// Whether `s` names a square of the board (`lift`, `put` and `hover` name one).
+    fn on_board(&self, s: &str) -> Reply {
+        let shape = self.session.variant().shape;
+        match xboard_targets::square(s) {
+            Some((x, y)) if x < shape.files && y < shape.ranks => Ok(()),
+            _ => Err("not a square of this board".into()),
+        }
     }
 
     /// The user lifted a piece: in a variant we described to XBoard, mark where it may go

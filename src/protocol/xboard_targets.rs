@@ -8,7 +8,7 @@ use super::session::Session;
 use super::xboard_pieces::XBoardPieces;
 
 /// A board square as (file, rank), counted from 0.
-type Square = (u8, u8);
+pub type Square = (u8, u8);
 
 /// What a move to one square does to the piece, as XBoard must be told.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,7 +143,7 @@ fn target(mut options: Vec<Option<char>>) -> Target {
 }
 
 /// A square name such as `e4` as (file, rank) from 0; `None` unless exactly a square.
-fn square(s: &str) -> Option<Square> {
+pub fn square(s: &str) -> Option<Square> {
     let mut chars = s.chars();
     let file = chars.next().filter(char::is_ascii_lowercase)?;
     let rank: u8 = chars.as_str().parse().ok().filter(|&r| r >= 1)?;
