@@ -414,10 +414,28 @@ fn avoid_capture_mark(mut kinds: Vec<(Kind, char)>) -> Result<Vec<(Kind, char)>,
     Ok(kinds)
 }
 
-/// Gives each of a player's kinds a table slot. XBoard draws a slot with its own image and
-/// treats two specially (Pawn: e.p., promotion; King: castling), so first every kind that
-/// has a natural slot takes it (the first pawn the Pawn's, the first royal the King's, others
-/// the slot of their letter in XBoard's default table), then the rest fill the free slots.
+/// XBoard's pictures of standard pieces (slots of its default table), by the XBetza
+/// description of their moves: a kind that moves like one is drawn as it, whatever its
+/// letter (Cyclical's Archbishop `c` as XBoard's Archbishop, not its Chancellor `C`).
+const PICTURES: [(&str, usize); 10] = [
+    ("N", 1),
+    ("B", 2),
+    ("R", 3),
+    ("Q", 4),
+    ("F", 5),
+    ("A", 6),
+    ("BN", 7),
+    ("RN", 8),
+    ("W", 9),
+    ("K", 10),
+];
+
+/// Gives each of a player's kinds a table slot. XBoard draws a slot with its own picture and
+/// treats two specially (Pawn: e.p., promotion; King: castling). Kinds take, in turn of
+/// preference: the Pawn's slot (the first pawn) or the King's (the first royal); the slot of
+/// the standard piece they move like (not royals or pawns); the slot of their letter in
+/// XBoard's default table, unless it pictures a standard piece; a free slot, preferring those
+/// that picture no standard piece.
 fn assign_slots(
     v: &Variant,
     mut kinds: Vec<(Kind, char)>,
@@ -425,22 +443,47 @@ fn assign_slots(
 ) -> Result<Vec<(Kind, usize, char)>, ShowError> {
     let king_slot = slots - 1;
     kinds.sort_by_key(|&(k, _)| (!v.kind(k).pawn, !v.kind(k).royal, k));
-    let mut used = vec![false; slots];
-    let mut slot_of = vec![None; kinds.len()];
-    for (i, &(k, letter)) in kinds.iter().enumerate() {
+    let special = |k: Kind| {
         let def = v.kind(k);
-        let natural = if def.pawn {
+        if def.pawn {
             Some(PAWN_SLOT)
         } else if def.royal {
             Some(king_slot)
         } else {
-            DEFAULT_TABLE
-                .find(letter)
-                .filter(|&s| s != PAWN_SLOT && s != DEFAULT_KING_SLOT)
-        };
-        if let Some(s) = natural.filter(|&s| !used[s]) {
-            used[s] = true;
-            slot_of[i] = Some(s);
+            None
+        }
+    };
+    let ordinary = |k: Kind| !v.kind(k).pawn && !v.kind(k).royal;
+    let by_moves = |k: Kind| {
+        let moves = xbetza::describe(v.kind(k), &[], false)?;
+        PICTURES.iter().find(|(m, _)| *m == moves).map(|&(_, s)| s)
+    };
+    let standard = |slot: usize| PICTURES.iter().any(|&(_, s)| s == slot);
+    // A standard piece's picture goes only to a kind that moves like it.
+    let by_letter = |letter: char| {
+        DEFAULT_TABLE
+            .find(letter)
+            .filter(|&s| s != PAWN_SLOT && s != DEFAULT_KING_SLOT && !standard(s))
+    };
+    let mut used = vec![false; slots];
+    let mut slot_of: Vec<Option<usize>> = vec![None; kinds.len()];
+    let preferences: [&dyn Fn(Kind, char) -> Option<usize>; 3] = [
+        &|k, _| special(k),
+        &|k, _| by_moves(k).filter(|_| ordinary(k)),
+        &|_, letter| by_letter(letter),
+    ];
+    // Free slots for the rest, those that picture no standard piece first.
+    let mut free_order: Vec<usize> = (1..king_slot).collect();
+    free_order.sort_by_key(|&s| standard(s));
+    for prefer in preferences {
+        for (i, &(k, letter)) in kinds.iter().enumerate() {
+            if slot_of[i].is_some() {
+                continue;
+            }
+            if let Some(s) = prefer(k, letter).filter(|&s| !used[s]) {
+                used[s] = true;
+                slot_of[i] = Some(s);
+            }
         }
     }
     let mut out = Vec::with_capacity(kinds.len());
@@ -448,7 +491,9 @@ fn assign_slots(
         let slot = match slot_of[i] {
             Some(s) => s,
             None => {
-                let s = (1..king_slot)
+                let s = free_order
+                    .iter()
+                    .copied()
                     .find(|&s| !used[s])
                     .ok_or(ShowError::TooManyKinds)?;
                 used[s] = true;
@@ -510,10 +555,12 @@ mod tests {
             ks
         };
         let x = XBoardPieces::native(&v, [present(0), present(1)]).unwrap();
-        // Our letters sit in the slots XBoard's default table gives them.
+        // The Archbishop `C` is drawn as XBoard's Archbishop; the others, which move like no
+        // standard piece, get pictures of no standard piece (by letter where XBoard's
+        // default table has one: Bede `D`, Colonel `O`, Fibnif `I`, Charging Rook `G`).
         assert_eq!(
             x.piece_to_char(),
-            "P......ACW......D....Kp..........ohi.g.....k"
+            "P......C...WA...D....Kp..........ohi.g.....k"
         );
     }
 
@@ -523,9 +570,10 @@ mod tests {
         let x = XBoardPieces::native(&v, present_kinds(&v)).unwrap();
         // 24 kinds per side: XBoard 4.9's longer table, the King in its last slot, and the
         // Chinese Pawn lettered `L` since XBoard reads a move's `x` as a capture mark.
+        // Archbishop `C` and Chancellor `E` get XBoard's pictures of those pieces.
         assert_eq!(
             x.piece_to_char(),
-            "PNBRQFEACWMOHIJGDVLSYUTKpnbrqfeacwmohijgdvlsyutk"
+            "PNBRQWACEMFOHIJGDVLSUYTKpnbrqwacemfohijgdvlsuytk"
         );
         let chinese_pawn = v.kind_by_token("X").unwrap();
         assert_eq!(x.letter(Player::BLACK, chinese_pawn), Some('l'));
