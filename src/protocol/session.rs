@@ -226,14 +226,6 @@ impl Session {
         with_game!(&self.game, g => g.legal_moves().into_iter().map(|m| g.format_move(m)).collect())
     }
 
-    /// Whether the move string is a promotion (its last letter names a piece kind).
-    pub fn is_promotion(&self, s: &str) -> bool {
-        with_game!(&self.game, g => g
-            .legal_moves()
-            .into_iter()
-            .any(|m| m.kind() == MoveKind::Promotion && g.format_move(m) == s))
-    }
-
     pub fn is_legal(&self, s: &str) -> bool {
         with_game!(&self.game, g => parse_move(&g.tables, &g.pos, s).is_ok())
     }

@@ -325,18 +325,16 @@ impl XBoardPieces {
     /// A move string from XBoard with the promotion letter (if any) in our letters; `None`
     /// when the letter names no piece of this player in XBoard's table.
     pub fn move_from_xboard(&self, v: &Variant, mover: Player, mv: &str) -> Option<String> {
-        match split_suffix(mv) {
-            Some((bare, letter)) => {
-                let k = self.kind(mover, letter)?;
-                let token = v.kind(k).token.chars().next()?.to_ascii_lowercase();
-                Some(format!("{bare}{token}"))
-            }
-            None => Some(mv.to_string()),
+        if split_suffix(mv).is_none() {
+            return Some(mv.to_string());
         }
+        let (bare, k) = self.split_arrival(mover, mv)?;
+        let token = v.kind(k).token.chars().next()?.to_ascii_lowercase();
+        Some(format!("{bare}{token}"))
     }
 
-    /// A move from XBoard split into the bare move and the kind its suffix letter names,
-    /// for reading a suffix that names the kind a piece arrives as (see `move_to_xboard`).
+    /// A move from XBoard split into the bare move and the kind its suffix letter names (a
+    /// promotion choice, or the kind a piece arrives as, see `move_to_xboard`).
     pub fn split_arrival<'a>(&self, mover: Player, mv: &'a str) -> Option<(&'a str, Kind)> {
         let (bare, letter) = split_suffix(mv)?;
         Some((bare, self.kind(mover, letter)?))

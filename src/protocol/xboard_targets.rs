@@ -34,7 +34,7 @@ impl Target {
 }
 
 /// The targets of the piece the user lifted.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Targets {
     /// Each target and what a move there does.
     squares: Vec<(Square, Target)>,
