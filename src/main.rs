@@ -108,6 +108,8 @@ enum Command {
     Match(match_command::MatchArgs),
     /// Build an opening book from an engine's analysis.
     Book(match_command::BookArgs),
+    /// Generate a balanced opening suite for testing (positions a shallow search calls level).
+    Openings(match_command::OpeningsArgs),
 }
 
 /// A user-facing failure: printed as one line on stderr, exit code 2.
@@ -176,6 +178,9 @@ fn main() -> ExitCode {
         }) => run_shell(&variant, fen.as_deref(), method.as_deref()),
         Some(Command::Match(args)) => match_command::run_match_command(args).map_err(Failure),
         Some(Command::Book(args)) => match_command::run_book_command(args).map_err(Failure),
+        Some(Command::Openings(args)) => {
+            match_command::run_openings_command(args).map_err(Failure)
+        }
         None => {
             panoply::protocol::run();
             Ok(())
@@ -455,10 +460,11 @@ fn run_search_bench(depth: u32) -> Result<(), Failure> {
         nodes += l.nodes;
         secs += l.time.as_secs_f64();
     }
-    println!(
-        "search total {nodes} nodes {:.0} nps",
-        nodes as f64 / secs.max(1e-9)
-    );
+    let nps = (nodes as f64 / secs.max(1e-9)) as u64;
+    println!("search total {nodes} nodes {nps} nps");
+    // The two closing lines in the form OpenBench and fishtest-style workers read.
+    println!("Nodes searched: {nodes}");
+    println!("Nodes/second: {nps}");
     Ok(())
 }
 

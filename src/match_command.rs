@@ -2,6 +2,9 @@
 
 use clap::Args;
 use panoply::tournament::book::Book;
+use panoply::tournament::openings::Suite;
+use panoply::tournament::sprt::SprtSettings;
+use panoply::tournament::suite_maker::{make_suite, SuiteSettings};
 use panoply::tournament::book_maker::{make_book, BookMakerSettings};
 use panoply::tournament::engine_config::{resolve, EngineConfig};
 use panoply::tournament::schedule::Mode;
@@ -22,9 +25,21 @@ pub struct MatchArgs {
     /// Games per pair of engines and variant (colours alternate).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// Time control: 10+0.1, 40/60+0.5, st=0.2.
+    /// Time control: 10+0.1, 40/60+0.5, st=0.2, nodes=20000.
     #[arg(long, default_value = "10+0.1")]
     pub tc: String,
+    /// A fixed number of nodes per move instead of a clock (same as `--tc nodes=N`): results
+    /// that do not depend on the machine's load.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Opening suite: one position string per line, optionally preceded by its variant's
+    /// name (repeatable). Each opening is played twice, colours swapped; replaces `--book`.
+    #[arg(long)]
+    pub openings: Vec<PathBuf>,
+    /// Sequential probability ratio test on game pairs of the two engines, e.g.
+    /// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05`; the match stops when it decides.
+    #[arg(long, num_args = 1..=4, value_name = "SETTING")]
+    pub sprt: Option<Vec<String>>,
     /// roundrobin or gauntlet (the first engine against each of the others).
     #[arg(long, default_value = "roundrobin")]
     pub mode: Mode,
@@ -85,15 +100,29 @@ pub fn run_match_command(args: MatchArgs) -> Result<(), String> {
             );
         }
     }
+    let openings = read_openings(&args.openings)?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(SprtSettings::parse)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let control = match args.nodes {
+        Some(0) => return Err("--nodes must be at least 1".into()),
+        Some(n) => TimeControl::Nodes(n),
+        None => TimeControl::parse(&args.tc).map_err(|e| e.to_string())?,
+    };
     let settings = MatchSettings {
         engines,
         variants: args.variants,
         mode: args.mode,
         games: args.games,
-        control: TimeControl::parse(&args.tc).map_err(|e| e.to_string())?,
+        control,
         margin: Duration::from_millis(args.margin_ms),
         concurrency: args.concurrency,
         book,
+        openings,
+        sprt,
         book_plies: args.book_plies,
         seed: args.seed,
         max_plies: args.max_plies,
@@ -105,7 +134,29 @@ pub fn run_match_command(args: MatchArgs) -> Result<(), String> {
     let report = run_match(&settings).map_err(|e| e.to_string())?;
     println!();
     print!("{}", format_table(&report.table));
+    if let Some(pairs) = &report.pairs {
+        print!("{}", pairs.summary());
+    }
     Ok(())
+}
+
+/// The opening suites given with `--openings`, merged (None without any).
+fn read_openings(paths: &[PathBuf]) -> Result<Option<Suite>, String> {
+    if paths.is_empty() {
+        return Ok(None);
+    }
+    let mut suite = Suite::default();
+    for path in paths {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        suite
+            .add_text(&text, &path.display().to_string())
+            .map_err(|e| e.to_string())?;
+    }
+    if suite.is_empty() {
+        return Err("the opening suites hold no position".into());
+    }
+    Ok(Some(suite))
 }
 
 #[derive(Args)]
@@ -154,6 +205,70 @@ pub fn run_book_command(args: BookArgs) -> Result<(), String> {
         settings.margin
     );
     let text = header + &book.to_text();
+    match args.out {
+        Some(p) => std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct OpeningsArgs {
+    /// Variant (repeatable: one suite per variant, in this order).
+    #[arg(long = "variant", required = true)]
+    pub variants: Vec<String>,
+    /// Positions per variant.
+    #[arg(long, default_value_t = 1000)]
+    pub count: usize,
+    /// Random plies per line: `N` or `MIN..MAX`.
+    #[arg(long, default_value = "6..10")]
+    pub plies: String,
+    /// Keep positions scored within this many centipawns of level.
+    #[arg(long, default_value_t = 60)]
+    pub max_eval: i32,
+    /// Search depth per position.
+    #[arg(long, default_value_t = 5)]
+    pub depth: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the suite here (default: stdout).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+fn ply_range(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("bad ply range '{text}' (expected N or MIN..MAX)");
+    let num = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
+    match text.split_once("..") {
+        Some((a, b)) => Ok((num(a)?, num(b)?)),
+        None => num(text).map(|n| (n, n)),
+    }
+}
+
+pub fn run_openings_command(args: OpeningsArgs) -> Result<(), String> {
+    let plies = ply_range(&args.plies)?;
+    let mut text = format!(
+        "# Made by `panoply openings --plies {} --max-eval {} --depth {} --seed {} --count {}`:\n\
+         # random lines kept when Panoply's search calls them level. One position per line.\n",
+        args.plies, args.max_eval, args.depth, args.seed, args.count
+    );
+    for (i, variant) in args.variants.iter().enumerate() {
+        let settings = SuiteSettings {
+            variant: variant.clone(),
+            count: args.count,
+            plies,
+            max_eval: args.max_eval,
+            depth: args.depth,
+            seed: args.seed.wrapping_add(i as u64 * 0x9E37_79B9),
+            max_tries: args.count.saturating_mul(50).max(1000),
+        };
+        for line in make_suite(&settings, &|line| eprintln!("{line}"))? {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
     match args.out {
         Some(p) => std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display())),
         None => {

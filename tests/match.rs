@@ -706,3 +706,106 @@ fn bad_books_stop_the_match_and_a_book_for_other_games_warns() {
     assert_eq!(run.games.len(), 1);
     assert!(!run.games[0].movetext.contains("{book}"));
 }
+
+/// An opening suite of two CwDA positions in a temp file.
+fn temp_suite() -> String {
+    let p = std::env::temp_dir().join(format!("panoply-suite-{}.epd", std::process::id()));
+    std::fs::write(
+        &p,
+        "# two openings\n\
+         cwda-nutty-rookies smfekfms/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/GIHOKHIG w KQkq e6 0 2\n\
+         cwda-nutty-rookies smfekfms/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/GIHOKHIG w KQkq d6 0 2\n",
+    )
+    .unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn fixed_node_pairs_from_a_suite_feed_the_sprt() {
+    let (a, b) = (panoply_engine("Cand"), panoply_engine("Base"));
+    let suite = temp_suite();
+    let run = run_match(
+        &[
+            &a,
+            &b,
+            "--variant",
+            "cwda-nutty-rookies",
+            "--openings",
+            &suite,
+            "--nodes",
+            "400",
+            "--games",
+            "4",
+            "--sprt",
+            "elo0=0",
+            "elo1=5",
+            "--quiet",
+            "--max-plies",
+            "60",
+        ],
+        &[],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // One line per game, in the form distributed testing frameworks parse.
+    let finished: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("Finished game "))
+        .collect();
+    assert_eq!(finished.len(), 4, "{}", run.stdout);
+    for line in &finished {
+        let (_, rest) = line.split_once(": ").unwrap();
+        let result = rest.split_whitespace().next().unwrap();
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&result), "{line}");
+        assert!(line.contains("(Cand vs Base)") || line.contains("(Base vs Cand)"));
+        assert!(rest.contains('{') && rest.ends_with('}'), "{line}");
+    }
+    assert!(run.stdout.contains("Score of Cand vs Base: "), "{}", run.stdout);
+    assert!(run.stdout.contains("SPRT: llr "), "{}", run.stdout);
+    // Both games of a pair start from the same suite position with colours swapped.
+    assert_eq!(run.games.len(), 4);
+    let mut by_fen: HashMap<&str, Vec<&PgnGame>> = HashMap::new();
+    for g in &run.games {
+        assert_eq!(g.tags["TimeControl"], "-");
+        by_fen.entry(g.tags["FEN"].as_str()).or_default().push(g);
+    }
+    assert_eq!(by_fen.len(), 2, "both suite positions are played");
+    for games in by_fen.values() {
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tags["White"], games[1].tags["Black"]);
+    }
+    // The pentanomial counts sum to the pairs.
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("Pentanomial"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    let counts: u32 = line
+        .rsplit_once('[')
+        .unwrap()
+        .1
+        .trim_end_matches(']')
+        .split(", ")
+        .map(|n| n.parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(counts, 2, "{line}");
+    assert!(run.stdout.contains("SPRT (elo0=0 elo1=5 alpha=0.05 beta=0.05): llr"));
+}
+
+#[test]
+fn bad_suites_and_sprt_settings_are_clear_errors() {
+    let (a, b) = (panoply_engine("A"), panoply_engine("B"));
+    let bad = std::env::temp_dir().join(format!("panoply-bad-suite-{}.epd", std::process::id()));
+    std::fs::write(&bad, "cwda-nutty-rookies not/a/position w - - 0 1\n").unwrap();
+    let bad = bad.display().to_string();
+    let run = run_match(&[&a, &b, "--openings", &bad, "--nodes", "100"], &[]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains(&format!("{bad}:1:")), "{}", run.stderr);
+    let run = run_match(&[&a, &b, "--nodes", "100", "--sprt", "elo0=5", "elo1=0"], &[]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("must be above"), "{}", run.stderr);
+    let c = panoply_engine("C");
+    let run = run_match(&[&a, &b, &c, "--nodes", "100", "--sprt", "elo0=0", "elo1=5"], &[]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("exactly two engines"), "{}", run.stderr);
+}

@@ -18,8 +18,12 @@ pub mod pgn;
 pub mod process;
 pub mod progress;
 pub mod referee;
+pub mod openings;
+pub mod pairs;
 pub mod schedule;
+pub mod sprt;
 pub mod standings;
+pub mod suite_maker;
 pub mod time_control;
 pub mod uci;
 pub mod xboard;
@@ -51,6 +55,10 @@ pub struct MatchSettings {
     /// Games played at the same time.
     pub concurrency: usize,
     pub book: Option<Book>,
+    /// Start positions (an opening suite): each played by both colours of a pair.
+    pub openings: Option<openings::Suite>,
+    /// Stop when a sequential test on the pairs of the first two engines decides.
+    pub sprt: Option<sprt::SprtSettings>,
     /// The longest book line.
     pub book_plies: usize,
     pub seed: u64,
@@ -65,6 +73,8 @@ pub struct MatchSettings {
 pub struct MatchReport {
     pub games: Vec<GameRecord>,
     pub table: Vec<EngineStanding>,
+    /// For a match of two engines: the pairs, Elo and the test, if one ran.
+    pub pairs: Option<pairs::PairReport>,
 }
 
 #[derive(Debug)]
@@ -86,41 +96,74 @@ impl std::fmt::Display for MatchError {
 
 impl std::error::Error for MatchError {}
 
-/// Chooses the opening of every game: one book line per (variant, opening round).
+/// Chooses the opening of every game: a suite position, or a book line, per (variant,
+/// opening round); both games of a pair share it.
 fn openings(
     settings: &MatchSettings,
     tables: &[AnyTables],
     slots: &[schedule::Slot],
 ) -> Result<Vec<GameSpec>, MatchError> {
+    let suites: Vec<Vec<String>> = tables
+        .iter()
+        .enumerate()
+        .map(|(v, t)| match &settings.openings {
+            Some(suite) => openings::shuffled(suite.positions(t), settings.seed ^ v as u64),
+            None => Vec::new(),
+        })
+        .collect();
+    for (t, suite) in tables.iter().zip(&suites) {
+        if settings.openings.is_some() && suite.is_empty() {
+            return Err(MatchError::Setup(format!(
+                "the openings have no position for {}",
+                t.variant().name
+            )));
+        }
+    }
     let mut lines: std::collections::HashMap<(usize, usize), Vec<String>> = Default::default();
+    let mut pairs: std::collections::HashMap<(usize, Vec<usize>, usize), usize> =
+        Default::default();
     let mut specs = Vec::new();
     for slot in slots {
-        let line = match &settings.book {
-            None => Vec::new(),
-            Some(book) => lines
+        let suite = &suites[slot.variant];
+        let start = (!suite.is_empty()).then(|| suite[slot.opening_round % suite.len()].clone());
+        let line = match (&settings.book, &start) {
+            (Some(book), None) => lines
                 .entry((slot.variant, slot.opening_round))
-                .or_insert_with(|| {
-                    let seed =
-                        settings.seed ^ ((slot.variant as u64) << 32) ^ slot.opening_round as u64;
-                    let mut rng = Rng::new(seed);
-                    let t = &tables[slot.variant];
-                    match new_board(t, None) {
-                        Ok(mut b) => {
-                            book.walk(&t.variant().name, b.as_mut(), settings.book_plies, &mut rng)
-                        }
-                        Err(_) => Vec::new(),
-                    }
-                })
+                .or_insert_with(|| book_line(settings, book, &tables[slot.variant], slot))
                 .clone(),
+            _ => Vec::new(),
         };
+        let mut engines = slot.seats.clone();
+        engines.sort();
+        engines.dedup();
+        let next = pairs.len();
+        let pair = *pairs
+            .entry((slot.variant, engines, slot.opening_round))
+            .or_insert(next);
         specs.push(GameSpec {
             number: slot.number,
             variant: tables[slot.variant].variant().name.clone(),
             seats: slot.seats.clone(),
+            start,
             opening: line,
+            pair: Some(pair),
         });
     }
     Ok(specs)
+}
+
+fn book_line(
+    settings: &MatchSettings,
+    book: &Book,
+    t: &AnyTables,
+    slot: &schedule::Slot,
+) -> Vec<String> {
+    let seed = settings.seed ^ ((slot.variant as u64) << 32) ^ slot.opening_round as u64;
+    let mut rng = Rng::new(seed);
+    match new_board(t, None) {
+        Ok(mut b) => book.walk(&t.variant().name, b.as_mut(), settings.book_plies, &mut rng),
+        Err(_) => Vec::new(),
+    }
 }
 
 /// Engine names made unique (`Fairy-Max`, `Fairy-Max (2)`), so tables and PGN tell them apart.
@@ -181,11 +224,22 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
         margin: settings.margin,
         max_plies: settings.max_plies,
     };
+    if settings.sprt.is_some() && settings.engines.len() != 2 {
+        return Err(MatchError::Setup(
+            "an SPRT compares exactly two engines".into(),
+        ));
+    }
+    let pair_names = [names[0].clone(), names[1].clone()];
+    let tracker = Mutex::new(pairs::PairTracker::default());
+    // Set once the test has decided: no new game starts, games under way finish.
+    let decided = std::sync::atomic::AtomicBool::new(false);
     let workers = settings.concurrency.clamp(1, total.max(1));
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| loop {
-                if failure.lock().unwrap().is_some() {
+                if failure.lock().unwrap().is_some()
+                    || decided.load(std::sync::atomic::Ordering::Relaxed)
+                {
                     return;
                 }
                 let Some(spec) = queue.lock().unwrap().pop_front() else {
@@ -217,13 +271,27 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
                         if settings.verbose {
                             progress.clear();
                             println!(
-                                "Game {} ({}, {}): {} {{{}}}",
+                                "Finished game {} ({}): {} {{{}}}",
                                 record.spec.number,
                                 record.engine_names.join(" vs "),
-                                record.spec.variant,
                                 pgn::result_text(&record.scores),
                                 record.reason
                             );
+                        }
+                        if settings.engines.len() == 2 {
+                            let mut t = tracker.lock().unwrap();
+                            let completed = t.record(&record);
+                            if settings.verbose {
+                                println!("{}", t.score_line(&pair_names));
+                            }
+                            if let (true, Some(test)) = (completed, &settings.sprt) {
+                                if settings.verbose {
+                                    println!("{}", t.sprt_line(test));
+                                }
+                                if t.pentanomial.decision(test) != sprt::Decision::Continue {
+                                    decided.store(true, std::sync::atomic::Ordering::Relaxed);
+                                }
+                            }
                         }
                         results.lock().unwrap().push(record);
                     }
@@ -242,5 +310,19 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
     let mut games = results.into_inner().unwrap();
     games.sort_by_key(|g| g.spec.number);
     let table = standings(&names, &games);
-    Ok(MatchReport { games, table })
+    let tracker = tracker.into_inner().unwrap();
+    let pairs = (settings.engines.len() == 2).then(|| pairs::PairReport {
+        names: pair_names,
+        pentanomial: tracker.pentanomial,
+        games: tracker.games,
+        sprt: settings.sprt.map(|s| {
+            let llr = tracker.pentanomial.llr(&s);
+            (s, llr, tracker.pentanomial.decision(&s))
+        }),
+    });
+    Ok(MatchReport {
+        games,
+        table,
+        pairs,
+    })
 }

@@ -204,7 +204,9 @@ mod tests {
                     "aof5".into()
                 },
                 seats: (0..players).collect(),
+                start: None,
                 opening: Vec::new(),
+                pair: None,
             },
             engine_names: (0..players).map(|i| format!("E{i}")).collect(),
             seat_names: if players == 2 {

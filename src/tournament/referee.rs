@@ -20,8 +20,13 @@ pub struct GameSpec {
     pub variant: String,
     /// Engine index (into the match's engine list) per seat.
     pub seats: Vec<usize>,
+    /// The start position (an opening suite's), or `None` for the variant's own.
+    pub start: Option<String>,
     /// Book moves from the start position, in Panoply's notation.
     pub opening: Vec<String>,
+    /// The game pair this game belongs to: the two games of a pair of engines that share an
+    /// opening with colours swapped (`None` for a game without a partner).
+    pub pair: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -175,7 +180,8 @@ pub fn play_game(
     settings: &RefereeSettings,
     on_ply: &dyn Fn(usize),
 ) -> Result<GameRecord, RefereeError> {
-    let board = new_board(tables, None).map_err(|e| RefereeError::Variant(e.to_string()))?;
+    let board = new_board(tables, spec.start.as_deref())
+        .map_err(|e| RefereeError::Variant(e.to_string()))?;
     let players = board.players();
     let record = GameRecord {
         engine_names: spec

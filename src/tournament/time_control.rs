@@ -3,7 +3,9 @@
 //! Text forms (seconds may have decimals, `m:ss` is accepted for the base):
 //! - `10+0.1`: 10 s for the game, 0.1 s added after each move;
 //! - `40/60+0.5`: 60 s for every 40 moves, plus 0.5 s per move;
-//! - `st=0.2`: a fixed 0.2 s per move.
+//! - `st=0.2`: a fixed 0.2 s per move;
+//! - `nodes=20000`: a fixed number of nodes per move (UCI `go nodes`), for comparisons that
+//!   do not depend on the machine's load.
 
 use std::fmt;
 use std::time::Duration;
@@ -18,6 +20,17 @@ pub enum TimeControl {
     },
     /// A fixed time for every move.
     PerMove(Duration),
+    /// A fixed number of nodes for every move; the clock only catches a hung engine.
+    Nodes(u64),
+}
+
+/// In fixed-node games an engine forfeits only when it takes this long plus a microsecond
+/// per ten nodes (a floor of 100k nodes per second): it has hung, not thought.
+const NODE_GAME_GRACE: Duration = Duration::from_secs(10);
+
+/// The deadline of one move of a fixed-node game.
+fn node_deadline(nodes: u64) -> Duration {
+    NODE_GAME_GRACE + Duration::from_micros(nodes.saturating_mul(10))
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +40,7 @@ impl fmt::Display for TimeControlError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(
             f,
-            "bad time control '{}' (examples: 10+0.1, 40/60+0.5, st=0.2)",
+            "bad time control '{}' (examples: 10+0.1, 40/60+0.5, st=0.2, nodes=20000)",
             self.0
         )
     }
@@ -47,6 +60,10 @@ impl TimeControl {
     pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
         let err = || TimeControlError(text.to_string());
         let t = text.trim();
+        if let Some(nodes) = t.strip_prefix("nodes=") {
+            let n = nodes.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(err)?;
+            return Ok(TimeControl::Nodes(n));
+        }
         if let Some(per_move) = t.strip_prefix("st=") {
             let d = seconds(per_move).filter(|d| !d.is_zero()).ok_or_else(err)?;
             return Ok(TimeControl::PerMove(d));
@@ -77,6 +94,8 @@ impl TimeControl {
         let s = |d: Duration| format!("{}", d.as_secs_f64());
         match *self {
             TimeControl::PerMove(d) => format!("{}/move", s(d)),
+            // PGN has no form for a node budget: "-" is "no time control".
+            TimeControl::Nodes(_) => "-".into(),
             TimeControl::Clock {
                 moves,
                 base,
@@ -100,6 +119,7 @@ impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             TimeControl::PerMove(d) => write!(f, "st={}", d.as_secs_f64()),
+            TimeControl::Nodes(n) => write!(f, "nodes={n}"),
             _ => write!(f, "{}", self.pgn_tag()),
         }
     }
@@ -118,6 +138,7 @@ impl Clock {
         let remaining = match control {
             TimeControl::Clock { base, .. } => base,
             TimeControl::PerMove(d) => d,
+            TimeControl::Nodes(n) => node_deadline(n),
         };
         Clock {
             control,
@@ -142,7 +163,7 @@ impl Clock {
     pub fn increment(&self) -> Duration {
         match self.control {
             TimeControl::Clock { increment, .. } => increment,
-            TimeControl::PerMove(_) => Duration::ZERO,
+            TimeControl::PerMove(_) | TimeControl::Nodes(_) => Duration::ZERO,
         }
     }
 
@@ -156,6 +177,7 @@ impl Clock {
         self.moves_made += 1;
         match self.control {
             TimeControl::PerMove(d) => self.remaining = d,
+            TimeControl::Nodes(n) => self.remaining = node_deadline(n),
             TimeControl::Clock {
                 moves,
                 base,

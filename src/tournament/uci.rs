@@ -95,8 +95,10 @@ impl UciClient {
 
     fn go_command(&self, r: &ThinkRequest) -> String {
         let ms = |d: Duration| d.as_millis();
-        if let Some(TimeControl::PerMove(d)) = self.control {
-            return format!("go movetime {}", ms(d));
+        match self.control {
+            Some(TimeControl::PerMove(d)) => return format!("go movetime {}", ms(d)),
+            Some(TimeControl::Nodes(n)) => return format!("go nodes {n}"),
+            _ => {}
         }
         let (white, black) = if r.clocks.len() == 2 {
             (r.clocks[0], r.clocks[1])

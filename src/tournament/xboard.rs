@@ -55,6 +55,8 @@ struct Features {
     setboard: bool,
     ping: bool,
     san: bool,
+    /// `nps` is understood (the protocol's default), so node budgets can be set.
+    no_nps: bool,
     variants: Option<Vec<String>>,
 }
 
@@ -115,6 +117,8 @@ fn parse_thinking(line: &str, info: &mut SearchInfo) {
 fn level_command(control: TimeControl) -> String {
     match control {
         TimeControl::PerMove(d) => format!("st {}", d.as_secs_f64()),
+        // With `nps N` an engine counts N nodes as one second: `st 1` is N nodes a move.
+        TimeControl::Nodes(n) => format!("nps {n}\nst 1"),
         TimeControl::Clock {
             moves,
             base,
@@ -182,6 +186,7 @@ impl XboardClient {
                     "setboard" => self.features.setboard = on,
                     "ping" => self.features.ping = on,
                     "san" => self.features.san = on,
+                    "nps" => self.features.no_nps = !on,
                     "variants" => {
                         self.features.variants =
                             Some(value.split(',').map(|v| v.trim().to_string()).collect())
@@ -315,7 +320,14 @@ impl EngineClient for XboardClient {
             self.process
                 .send(&format!("setboard {}", setup.start_position))?;
         }
-        self.process.send(&level_command(setup.control))?;
+        if matches!(setup.control, TimeControl::Nodes(_)) && self.features.no_nps {
+            return Err(EngineError::Unsupported(
+                "fixed-node games need the nps command (the engine said feature nps=0)".into(),
+            ));
+        }
+        for line in level_command(setup.control).lines() {
+            self.process.send(line)?;
+        }
         self.process.send("post")?;
         self.process.send("easy")?;
         self.control = Some(setup.control);
