@@ -22,4 +22,5 @@ pub mod protocol;
 pub mod search;
 pub mod shell;
 pub mod tournament;
+pub mod tune;
 pub mod variant;

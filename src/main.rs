@@ -2,6 +2,7 @@
 
 mod match_command;
 mod selfplay;
+mod tune_command;
 
 use clap::{Parser, Subcommand};
 use panoply::bitboard::BitSet;
@@ -110,6 +111,8 @@ enum Command {
     Book(match_command::BookArgs),
     /// Generate a balanced opening suite for testing (positions a shallow search calls level).
     Openings(match_command::OpeningsArgs),
+    /// Fit the evaluation's weights to recorded positions (Texel tuning); prints a weight file.
+    Tune(tune_command::TuneArgs),
 }
 
 /// A user-facing failure: printed as one line on stderr, exit code 2.
@@ -178,9 +181,8 @@ fn main() -> ExitCode {
         }) => run_shell(&variant, fen.as_deref(), method.as_deref()),
         Some(Command::Match(args)) => match_command::run_match_command(args).map_err(Failure),
         Some(Command::Book(args)) => match_command::run_book_command(args).map_err(Failure),
-        Some(Command::Openings(args)) => {
-            match_command::run_openings_command(args).map_err(Failure)
-        }
+        Some(Command::Openings(args)) => match_command::run_openings_command(args).map_err(Failure),
+        Some(Command::Tune(args)) => tune_command::run(args).map_err(Failure),
         None => {
             panoply::protocol::run();
             Ok(())

@@ -2,13 +2,13 @@
 
 use clap::Args;
 use panoply::tournament::book::Book;
-use panoply::tournament::openings::Suite;
-use panoply::tournament::sprt::SprtSettings;
-use panoply::tournament::suite_maker::{make_suite, SuiteSettings};
 use panoply::tournament::book_maker::{make_book, BookMakerSettings};
 use panoply::tournament::engine_config::{resolve, EngineConfig};
+use panoply::tournament::openings::Suite;
 use panoply::tournament::schedule::Mode;
+use panoply::tournament::sprt::SprtSettings;
 use panoply::tournament::standings::format_table;
+use panoply::tournament::suite_maker::{make_suite, SuiteSettings};
 use panoply::tournament::time_control::TimeControl;
 use panoply::tournament::{run_match, MatchSettings};
 use std::path::PathBuf;

@@ -10,6 +10,7 @@ use panoply::movegen::tables::Tables;
 use panoply::search::multi_player::{Method, MultiLimits};
 use panoply::search::selfplay::{play, play_two_player, Record, Schedule, SelfPlay};
 use panoply::search::{Limits, SearchOptions, Searcher};
+use panoply::tune::data::{quiet_position, white_result, Sample, Seen};
 use panoply::with_tables;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -63,6 +64,10 @@ pub struct Options {
     /// Print each game's moves on a line after the game's line, to replay or check it.
     #[arg(long)]
     pub moves: bool,
+    /// Two-player games: append the quiet positions of every finished game, labelled with its
+    /// result and the search's score, to this file (training data for `panoply tune`).
+    #[arg(long)]
+    pub record: Option<std::path::PathBuf>,
 }
 
 impl Options {
@@ -87,6 +92,50 @@ impl Options {
             random_opening: self.random_opening,
             seed: self.seed.wrapping_add(game as u64 * 0x9E37),
         }
+    }
+}
+
+/// Appends labelled training positions to a file as games finish.
+struct Recorder {
+    path: std::path::PathBuf,
+    file: std::io::BufWriter<std::fs::File>,
+    written: usize,
+}
+
+impl Recorder {
+    fn open(path: &std::path::Path) -> Result<Recorder, String> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{}: cannot open for writing: {e}", path.display()))?;
+        Ok(Recorder {
+            path: path.to_path_buf(),
+            file: std::io::BufWriter::new(file),
+            written: 0,
+        })
+    }
+
+    /// Writes a game's positions with its result; a game without a result teaches nothing.
+    fn write(&mut self, variant: &str, seen: &[Seen], result: Option<f64>) -> Result<(), String> {
+        use std::io::Write;
+        let Some(result) = result else {
+            return Ok(());
+        };
+        for s in seen {
+            let sample = Sample {
+                variant: variant.to_string(),
+                position: s.position.clone(),
+                result,
+                score: s.score,
+            };
+            writeln!(self.file, "{}", sample.to_line())
+                .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        }
+        self.written += seen.len();
+        self.file
+            .flush()
+            .map_err(|e| format!("{}: {e}", self.path.display()))
     }
 }
 
@@ -158,6 +207,8 @@ pub fn run(o: Options) -> Result<(), String> {
             return Err("--methods and --rotate apply to four-player games only".into());
         }
         with_tables!(&tables, t => run_two_player(t, &o))
+    } else if o.record.is_some() {
+        Err("--record applies to two-player games only".into())
     } else {
         match tables {
             AnyTables::Wide(t) => run_multi_player(&t, &o),
@@ -189,12 +240,26 @@ fn run_two_player<B: BitSet>(t: &Arc<Tables<B>>, o: &Options) -> Result<(), Stri
     let name = |p: usize| ["white", "black"][p].to_string();
     let mut tally = Tally::default();
     let start = Instant::now();
+    let mut recorder = o.record.as_deref().map(Recorder::open).transpose()?;
     for g in 0..o.games {
         searchers.iter_mut().for_each(Searcher::new_game);
-        let record = play_two_player(o.new_game(t)?, &mut searchers, &limits, o.schedule(g));
+        let mut seen = Vec::new();
+        let record = play_two_player(
+            o.new_game(t)?,
+            &mut searchers,
+            &limits,
+            o.schedule(g),
+            &mut |game, result| seen.extend(quiet_position(game, result)),
+        );
+        if let Some(r) = &mut recorder {
+            r.write(&o.variant, &seen, white_result(&record.outcome))?;
+        }
         let text = tally.add(&record, name, o.max_plies);
         println!("game {}: {text} after {} plies", g + 1, record.plies);
         o.print_moves(&record);
+    }
+    if let Some(r) = recorder {
+        println!("recorded {} positions to {}", r.written, r.path.display());
     }
     tally.print(start.elapsed().as_secs_f64());
     Ok(())

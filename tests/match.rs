@@ -760,7 +760,11 @@ fn fixed_node_pairs_from_a_suite_feed_the_sprt() {
         assert!(line.contains("(Cand vs Base)") || line.contains("(Base vs Cand)"));
         assert!(rest.contains('{') && rest.ends_with('}'), "{line}");
     }
-    assert!(run.stdout.contains("Score of Cand vs Base: "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("Score of Cand vs Base: "),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("SPRT: llr "), "{}", run.stdout);
     // Both games of a pair start from the same suite position with colours swapped.
     assert_eq!(run.games.len(), 4);
@@ -789,7 +793,9 @@ fn fixed_node_pairs_from_a_suite_feed_the_sprt() {
         .map(|n| n.parse::<u32>().unwrap())
         .sum();
     assert_eq!(counts, 2, "{line}");
-    assert!(run.stdout.contains("SPRT (elo0=0 elo1=5 alpha=0.05 beta=0.05): llr"));
+    assert!(run
+        .stdout
+        .contains("SPRT (elo0=0 elo1=5 alpha=0.05 beta=0.05): llr"));
 }
 
 #[test]
@@ -801,11 +807,17 @@ fn bad_suites_and_sprt_settings_are_clear_errors() {
     let run = run_match(&[&a, &b, "--openings", &bad, "--nodes", "100"], &[]);
     assert_eq!(run.status, 2);
     assert!(run.stderr.contains(&format!("{bad}:1:")), "{}", run.stderr);
-    let run = run_match(&[&a, &b, "--nodes", "100", "--sprt", "elo0=5", "elo1=0"], &[]);
+    let run = run_match(
+        &[&a, &b, "--nodes", "100", "--sprt", "elo0=5", "elo1=0"],
+        &[],
+    );
     assert_eq!(run.status, 2);
     assert!(run.stderr.contains("must be above"), "{}", run.stderr);
     let c = panoply_engine("C");
-    let run = run_match(&[&a, &b, &c, "--nodes", "100", "--sprt", "elo0=0", "elo1=5"], &[]);
+    let run = run_match(
+        &[&a, &b, &c, "--nodes", "100", "--sprt", "elo0=0", "elo1=5"],
+        &[],
+    );
     assert_eq!(run.status, 2);
     assert!(run.stderr.contains("exactly two engines"), "{}", run.stderr);
 }

@@ -103,6 +103,13 @@ fn a_cyclical_piece_is_worth_its_type_and_the_next() {
         b >= w + 10,
         "Half Duck next ({b}) vs Charging Knight next ({w})"
     );
-    // In CwDA nothing changes type: the Bishop is worth a Bishop.
-    assert_eq!(value("chess", Player::WHITE, "B"), 325);
+    // In CwDA nothing changes type: the Bishop is worth its own (tuned) value, no blend.
+    let any = AnyTables::by_name("chess").unwrap();
+    let AnyTables::Narrow(t) = any else {
+        unreachable!()
+    };
+    let ev = Evaluator::new(&t);
+    let bishop = t.variant.kind_by_token("B").unwrap();
+    let own = ev.weights().get(ev.weights().find("value.Bishop").unwrap()).mg;
+    assert_eq!(ev.value(Player::WHITE, bishop), own);
 }

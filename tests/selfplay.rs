@@ -155,7 +155,7 @@ fn two_d_games_end_by_the_rules_or_the_ply_cap() {
     let games = run_and_check(
         "swda-originals-originals",
         Some("4k3/8/8/8/3f4/8/8/R3K3 w - - 0 1"),
-        60,
+        200,
         &["--games", "2", "--depth", "4", "--random-opening", "1"],
     );
     assert!(

@@ -1,164 +1,209 @@
-//! Static evaluation for every game family. All knowledge is derived once per variant from
-//! the compiled tables (see [`values`]): piece values, piece-square terms from per-cell
-//! mobility, colour-boundness; then [`Evaluator::evaluate`] adds pawn structure, king safety
-//! and a mop-up term. Scores are per player and combined relative to the side to move, so
-//! nothing here assumes two players except the final "us minus the best opponent".
+//! Static evaluation for every game family. The evaluation is a sum of weighted counts: each
+//! term ([`params`]) asks the position how often something holds for a player — pieces of a
+//! kind, cells a piece can move to, enemy pieces it threatens, cells around an enemy King it
+//! attacks, passed pawns by how far they have come — and multiplies by a (middlegame,
+//! endgame) weight. The counts are written once, over a [`Sink`]: scoring adds the weights,
+//! the tuner's [`trace`] records the counts. Weights are tuned per family (`weights/`) or
+//! derived from the pieces' moves ([`defaults`]). Scores are per player and combined
+//! relative to the side to move, so nothing here assumes two players except the final "us
+//! minus the best opponent".
 
+pub mod attacks;
+pub mod defaults;
+pub mod params;
+pub mod pawns;
+pub mod trace;
 pub mod values;
 
 use crate::bitboard::BitSet;
-use crate::geometry::Cell;
 use crate::movegen::tables::Tables;
 use crate::piece::{Kind, Player};
 use crate::position::Position;
-use crate::variant::{RoyalRule, Variant};
-use values::{cell_parity, mobility, value_from_mobility, PAWN_VALUE};
+use crate::variant::RoyalRule;
+use arrayvec::ArrayVec;
+use attacks::reach;
+use params::{family_weights, Global, Param, PerKind, Tapered, Weights};
+use pawns::PawnGeometry;
+use values::{cell_parity, mobility};
 
-/// Bonus for colour-bound pieces of one side on both cell colours (RULES/seed 001: +0.5).
-const COLOUR_PAIR_BONUS: i32 = 50;
-const TEMPO: i32 = 10;
-const DOUBLED_PAWN: (i32, i32) = (-10, -20);
-const ISOLATED_PAWN: (i32, i32) = (-12, -15);
-/// Passed pawn bonus by the fraction of the way to promotion covered, in eighths.
-const PASSED_PAWN_EG: [i32; 9] = [0, 5, 10, 18, 30, 50, 80, 120, 120];
-const PASSED_PAWN_MG: [i32; 9] = [0, 2, 4, 8, 14, 24, 40, 60, 60];
-const PAWN_SHIELD: i32 = 12;
 const MOP_UP_EDGE: i32 = 12;
 const MOP_UP_CLOSE: i32 = 6;
+/// Pieces attacking the cells around a King count up to this many times.
+const MAX_KING_ATTACKERS: i32 = 4;
+
+/// Where the evaluation's counts go.
+pub trait Sink {
+    /// `count` more of `param` for `player`.
+    fn add(&mut self, player: Player, param: Param, count: i32);
+}
+
+/// The scoring sink: weights times counts, per player.
+struct Scorer<'a> {
+    weights: &'a [Tapered],
+    totals: [Tapered; 4],
+}
+
+impl Sink for Scorer<'_> {
+    #[inline]
+    fn add(&mut self, player: Player, param: Param, count: i32) {
+        self.totals[player.index()] += self.weights[param.index()] * count;
+    }
+}
 
 /// Per-kind knowledge of one player.
 #[derive(Clone, Debug)]
 struct KindInfo {
+    /// Middlegame material value (move ordering, exchanges, phase).
     value: i32,
     pawn: bool,
     royal: bool,
     colour_bound: bool,
 }
 
-/// Pawn geometry of one player: files run along the player's forward axis.
-#[derive(Clone, Debug)]
-struct PawnGeometry<B> {
-    /// Own file, per cell.
-    file: Vec<B>,
-    /// Neighbouring files, per cell.
-    adjacent_files: Vec<B>,
-    /// Cells ahead on the own and neighbouring files, per cell (an enemy pawn here stops a
-    /// passer).
-    front_span: Vec<B>,
-    /// Progress towards the far side in eighths (0 = own back rank, 8 = last rank).
-    progress: Vec<u8>,
-    /// Cells directly in front of and beside the King's cell, one or two steps ahead, per cell.
-    shield: Vec<B>,
+/// Whether a kind counts as material that can mate or build threats.
+fn is_piece(info: &KindInfo) -> bool {
+    !info.pawn && !info.royal
+}
+
+/// What the final combination needs besides the weighted sums.
+#[derive(Clone, Copy, Debug, Default)]
+struct Material {
+    /// Non-pawn, non-royal material per player.
+    pieces: [i32; 4],
+    pawns: [u32; 4],
 }
 
 /// Evaluation knowledge compiled for one variant.
 pub struct Evaluator<B: BitSet> {
     players: usize,
+    weights: Weights,
     kinds: Vec<Vec<KindInfo>>,
-    /// `pst[(player * kinds + kind) * cells + cell]` as (middlegame, endgame).
-    pst: Vec<(i16, i16)>,
+    /// Per player and kind: the kind a piece becomes when it moves (Cyclical Armies), if any.
+    next_kind: Vec<Vec<Option<Kind>>>,
     kinds_per_player: usize,
     cells: usize,
+    /// Empty-board targets of each (player, kind) from each cell, less the kind's average
+    /// (so that the value weight is the worth on an average cell):
+    /// `[(p * kinds + k) * cells + c]`.
+    square: Vec<i8>,
+    /// Steps from the edge towards the centre, per cell.
+    centrality: Vec<u8>,
+    /// Eighths of the board advanced, per player and cell.
+    progress: Vec<Vec<u8>>,
     parity: Vec<u8>,
     pawns: Vec<PawnGeometry<B>>,
     /// Distance of each cell from the board centre (Chebyshev, in half-cells).
     centre_distance: Vec<u8>,
-    /// Cells within three steps of each cell (where attackers threaten a King).
+    /// The cells next to each cell (a King's surroundings).
     near: Vec<B>,
     /// Non-pawn, non-royal material of all players at the start: the phase scale.
     start_material: i32,
     /// Under the lone-royal rule (SwDA) every royal beyond the first is a spare that may be
-    /// lost: worth the royal kind's published value (the Crown Prince's).
-    spare_royal_value: i32,
-}
-
-/// Where pieces change type when they move (Cyclical Armies), a piece is worth what it is and
-/// what it becomes on its next move: the average of the two types' values.
-fn blend_with_next_type(v: &Variant, p: Player, infos: &mut [KindInfo]) {
-    if v.morph.is_empty() {
-        return;
-    }
-    let now: Vec<i32> = infos.iter().map(|i| i.value).collect();
-    for (k, info) in infos.iter_mut().enumerate() {
-        let next = v.morph_of(p, Kind(k as u8)).index();
-        if !info.royal {
-            info.value = (now[k] + now[next]) / 2;
-        }
-    }
-}
-
-/// Whether `kind` is worth counting as material that can mate or build threats.
-fn is_piece(info: &KindInfo) -> bool {
-    !info.pawn && !info.royal
+    /// lost, worth the royal kind's value weight.
+    lone_royal_rule: bool,
+    /// Whether any mobility, threat or King-attack weight is set: without one, the pass over
+    /// every piece's reach is skipped.
+    activity: bool,
 }
 
 impl<B: BitSet> Evaluator<B> {
+    /// The evaluator with the family's tuned weights over the derived defaults.
     pub fn new(t: &Tables<B>) -> Evaluator<B> {
+        let mut weights = Weights::zero(&t.variant);
+        defaults::apply(t, &mut weights);
+        let tuned = weights
+            .apply_text(family_weights(t.variant.family))
+            .unwrap_or_else(|e| panic!("compiled-in weights of {:?}: {e}", t.variant.family));
+        let values_tuned = tuned.iter().any(|&p| weights.name(p).starts_with("value."));
+        let mut ev = Evaluator::with_weights(t, weights);
+        if !values_tuned {
+            ev.balance_armies(t);
+        }
+        ev
+    }
+
+    /// The evaluator with exactly these weights (the tuner's view).
+    pub fn with_weights(t: &Tables<B>, weights: Weights) -> Evaluator<B> {
         let players = t.players();
         let nk = t.variant.pieces.len();
-        let cells = t.cells;
-        let centre_distance: Vec<u8> = t
-            .shape
+        let shape = &t.shape;
+        let centre_distance: Vec<u8> = shape
             .all_cells()
             .map(|c| {
-                let (x, y, z) = t.shape.coords(c);
+                let (x, y, z) = shape.coords(c);
                 let d = |v: i32, n: u8| (2 * v - (n as i32 - 1)).unsigned_abs() as u8;
-                let s = &t.shape;
-                d(x, s.files).max(d(y, s.ranks)).max(d(z, s.levels))
+                d(x, shape.files)
+                    .max(d(y, shape.ranks))
+                    .max(d(z, shape.levels))
             })
             .collect();
+        let far = centre_distance.iter().copied().max().unwrap_or(0);
+        let mut square = vec![0i8; players * nk * t.cells];
         let mut kinds = Vec::new();
-        let mut pst = vec![(0i16, 0i16); players * nk * cells];
         for p in 0..players {
             let player = Player(p as u8);
             let mut infos = Vec::new();
-            for k in 0..nk {
-                let kind = Kind(k as u8);
-                let def = t.variant.kind(kind);
-                let mob = mobility(t, player, kind);
-                let value = def.value.unwrap_or_else(|| {
-                    if def.pawn {
-                        PAWN_VALUE
-                    } else if def.royal {
+            for k in t.variant.kinds() {
+                let def = t.variant.kind(k);
+                let mob = mobility(t, player, k);
+                let average = mob.average.round() as i32;
+                for (c, &n) in mob.per_cell.iter().enumerate() {
+                    square[(p * nk + k.index()) * t.cells + c] =
+                        (n as i32 - average).clamp(-128, 127) as i8;
+                }
+                let next = t.variant.morph_of(player, k);
+                infos.push(KindInfo {
+                    value: if def.royal {
                         0
                     } else {
-                        value_from_mobility(&mob)
-                    }
-                });
-                let info = KindInfo {
-                    value: if def.royal { 0 } else { value },
+                        weights.get(weights.per_kind(PerKind::Value, k)).mg
+                            + becomes(&t.variant, &weights, k, next).mg
+                    },
                     pawn: def.pawn,
                     royal: def.royal,
                     colour_bound: mob.colour_bound && !def.royal && !def.pawn,
-                };
-                for c in t.shape.all_cells() {
-                    pst[(p * nk + k) * cells + c.index()] =
-                        square_bonus(t, &info, &mob, player, c, &centre_distance);
-                }
-                infos.push(info);
+                });
             }
-            blend_with_next_type(&t.variant, player, &mut infos);
             kinds.push(infos);
         }
-        let pawns = (0..players)
-            .map(|p| pawn_geometry(t, Player(p as u8)))
-            .collect();
-        let start = crate::position::fen::parse(t, &t.variant.start_position).ok();
         let mut ev = Evaluator {
             players,
+            weights,
             kinds,
-            pst,
+            next_kind: (0..players)
+                .map(|p| {
+                    t.variant
+                        .kinds()
+                        .map(|k| {
+                            let next = t.variant.morph_of(Player(p as u8), k);
+                            (!t.variant.morph.is_empty() && !t.variant.kind(k).royal)
+                                .then_some(next)
+                        })
+                        .collect()
+                })
+                .collect(),
             kinds_per_player: nk,
-            cells,
-            parity: t.shape.all_cells().map(|c| cell_parity(t, c)).collect(),
-            pawns,
-            near: t
-                .shape
+            cells: t.cells,
+            square,
+            centrality: centre_distance.iter().map(|&d| (far - d) / 2).collect(),
+            progress: (0..players)
+                .map(|p| {
+                    shape
+                        .all_cells()
+                        .map(|c| pawns::own_progress(t, Player(p as u8), c))
+                        .collect()
+                })
+                .collect(),
+            parity: shape.all_cells().map(|c| cell_parity(t, c)).collect(),
+            pawns: (0..players)
+                .map(|p| PawnGeometry::new(t, Player(p as u8)))
+                .collect(),
+            near: shape
                 .all_cells()
                 .map(|a| {
-                    t.shape
+                    shape
                         .all_cells()
-                        .filter(|&b| b != a && t.distance(a, b) <= 3)
+                        .filter(|&b| b != a && t.distance(a, b) <= 1)
                         .fold(B::empty(), |mut acc, b| {
                             acc.set(b);
                             acc
@@ -167,50 +212,81 @@ impl<B: BitSet> Evaluator<B> {
                 .collect(),
             centre_distance,
             start_material: 1,
-            spare_royal_value: match t.variant.royal_rule {
-                RoyalRule::LoneRoyalOnly => t
-                    .variant
-                    .pieces
-                    .iter()
-                    .filter(|d| d.royal)
-                    .filter_map(|d| d.value)
-                    .max()
-                    .unwrap_or(0),
-                RoyalRule::Each => 0,
-            },
+            lone_royal_rule: t.variant.royal_rule == RoyalRule::LoneRoyalOnly,
+            activity: false,
         };
-        if let Some(pos) = &start {
-            ev.balance_armies(pos);
-        }
-        ev.start_material = start
-            .map(|pos| {
-                (0..players)
-                    .map(|p| ev.piece_material(&pos, Player(p as u8)))
-                    .sum::<i32>()
-            })
-            .unwrap_or(0)
-            .max(1);
+        ev.activity = ev.has_activity_weights(t);
+        ev.start_material = ev.start_piece_material(t).max(1);
         ev
     }
 
+    fn has_activity_weights(&self, t: &Tables<B>) -> bool {
+        let w = &self.weights;
+        let threats = [
+            Global::ThreatByPawn,
+            Global::ThreatByLesser,
+            Global::Hanging,
+        ]
+        .iter()
+        .any(|&g| w.get(w.global(g)) != Tapered::ZERO);
+        threats
+            || t.variant.kinds().any(|k| {
+                w.get(w.per_kind(PerKind::Mobility, k)) != Tapered::ZERO
+                    || w.get(w.per_kind(PerKind::KingAttack, k)) != Tapered::ZERO
+            })
+    }
+
+    fn start_piece_material(&self, t: &Tables<B>) -> i32 {
+        crate::position::fen::parse(t, &t.variant.start_position).map_or(0, |pos| {
+            (0..self.players)
+                .map(|p| self.piece_material(&pos, Player(p as u8)))
+                .sum()
+        })
+    }
+
     /// Scales each player's piece values so that every army's starting material is the same.
-    /// The armies are designed to be equally strong, but the published values add up to
-    /// different totals (CwDA: FIDE 32.5, Clobberers 33.75 pawns); taken literally, the engine
-    /// would think one side better from the first move and misjudge draws and trades.
-    fn balance_armies(&mut self, start: &Position<B>) {
+    /// Used only where no tuned values say otherwise: the armies are designed to be equally
+    /// strong, but the published values add up to different totals (CwDA: FIDE 32.5,
+    /// Clobberers 33.75 pawns); taken literally, the engine would think one side better from
+    /// the first move.
+    fn balance_armies(&mut self, t: &Tables<B>) {
+        let Ok(start) = crate::position::fen::parse(t, &t.variant.start_position) else {
+            return;
+        };
         let totals: Vec<i32> = (0..self.players)
-            .map(|p| self.piece_material(start, Player(p as u8)))
+            .map(|p| self.piece_material(&start, Player(p as u8)))
             .collect();
-        if totals.iter().any(|&m| m <= 0) {
+        if totals.iter().any(|&m| m <= 0) || self.players != 2 {
             return;
         }
+        // The two armies' kinds are scaled in the shared weight vector: only kinds that one
+        // army alone has on the board at the start can be scaled for that army.
         let mean = totals.iter().sum::<i32>() as f64 / self.players as f64;
-        for (p, infos) in self.kinds.iter_mut().enumerate() {
-            let factor = mean / totals[p] as f64;
-            for info in infos.iter_mut().filter(|i| is_piece(i)) {
-                info.value = (info.value as f64 * factor).round() as i32;
+        for (p, &total) in totals.iter().enumerate() {
+            let factor = mean / total as f64;
+            let player = Player(p as u8);
+            let other = Player(1 - p as u8);
+            for k in t.variant.kinds() {
+                let own = start.pieces(player, k).any();
+                let theirs = start.pieces(other, k).any();
+                if !own || theirs || !is_piece(&self.kinds[p][k.index()]) {
+                    continue;
+                }
+                let param = self.weights.per_kind(PerKind::Value, k);
+                let v = self.weights.get(param);
+                let scale = |x: i32| (x as f64 * factor).round() as i32;
+                self.weights
+                    .set(param, Tapered::new(scale(v.mg), scale(v.eg)));
+                for infos in &mut self.kinds {
+                    infos[k.index()].value = scale(v.mg);
+                }
             }
         }
+        self.start_material = self.start_piece_material(t).max(1);
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
     }
 
     /// The value of a piece kind of player `p` (0 for royals).
@@ -233,134 +309,154 @@ impl<B: BitSet> Evaluator<B> {
             .sum()
     }
 
-    /// Pieces in hand (drop games) at their board value plus a tenth: a drop can put them
-    /// on any empty cell, so they are at least as useful as on the board.
-    pub fn hand_material(&self, pos: &Position<B>, p: Player) -> i32 {
-        let Some(hand) = pos.hands.get(p.index()) else {
-            return 0;
-        };
-        hand.iter()
-            .zip(&self.kinds[p.index()])
-            .filter(|(&n, _)| n > 0)
-            .map(|(&n, info)| info.value * 11 / 10 * n as i32)
-            .sum()
-    }
-
     /// Static score in centipawns from the side to move's point of view.
     pub fn evaluate(&self, t: &Tables<B>, pos: &Position<B>) -> i32 {
-        let mut material = [0i32; 4];
-        let mut pieces = [0i32; 4];
-        let mut pawn_count = [0u32; 4];
-        let mut mg = [0i32; 4];
-        let mut eg = [0i32; 4];
-        for p in 0..self.players {
-            let player = Player(p as u8);
-            if !pos.is_alive(player) {
-                continue;
-            }
-            material[p] += self.hand_material(pos, player);
-            let mut colours = [false; 2];
-            if self.spare_royal_value > 0 {
-                let spares = pos.royals(t, player).count().saturating_sub(1);
-                material[p] += self.spare_royal_value * spares as i32;
-            }
-            for (k, info) in self.kinds[p].iter().enumerate() {
-                let bb = pos.pieces(player, Kind(k as u8));
-                if bb.is_empty() {
-                    continue;
-                }
-                let n = bb.count() as i32;
-                material[p] += info.value * n;
-                if is_piece(info) {
-                    pieces[p] += info.value * n;
-                }
-                if info.pawn {
-                    pawn_count[p] += n as u32;
-                }
-                let base = (p * self.kinds_per_player + k) * self.cells;
-                for c in bb.cells() {
-                    let (m, e) = self.pst[base + c.index()];
-                    mg[p] += m as i32;
-                    eg[p] += e as i32;
-                    if info.colour_bound {
-                        colours[self.parity[c.index()] as usize] = true;
-                    }
-                }
-            }
-            if colours[0] && colours[1] {
-                mg[p] += COLOUR_PAIR_BONUS;
-                eg[p] += COLOUR_PAIR_BONUS;
-            }
-            let (pm, pe) = self.pawn_structure(pos, player);
-            mg[p] += pm;
-            eg[p] += pe;
-            mg[p] += self.king_safety(t, pos, player);
-        }
-        let total_pieces: i32 = pieces.iter().sum();
-        // Phase 256 = all pieces on, 0 = no pieces left.
-        let phase = (total_pieces * 256 / self.start_material).clamp(0, 256);
-        let mut score = [0i32; 4];
-        for p in 0..self.players {
-            score[p] = material[p] + (mg[p] * phase + eg[p] * (256 - phase)) / 256;
-        }
-        self.mop_up(t, pos, &pieces, &pawn_count, &mut score);
-        let us = pos.side.index();
-        let best_other = (0..self.players)
-            .filter(|&p| p != us && pos.is_alive(Player(p as u8)))
-            .map(|p| score[p])
-            .max()
-            .unwrap_or(0);
-        let mut s = score[us] - best_other;
-        // Without pawns, a lead of one minor piece or less rarely wins: damp it.
-        let leader = if s > 0 {
-            us
-        } else {
-            self.strongest_other(pos, &score)
+        let mut scorer = Scorer {
+            weights: &self.weights.values,
+            totals: [Tapered::ZERO; 4],
         };
-        if pawn_count[leader] == 0 && pieces[leader] <= 400 {
-            s /= 8;
+        let material = self.collect(t, pos, &mut scorer);
+        let phase = self.phase(&material);
+        let mut score = [0i32; 4];
+        for (p, s) in score.iter_mut().enumerate().take(self.players) {
+            *s = scorer.totals[p].taper(phase);
         }
-        s + TEMPO
+        self.mop_up(t, pos, &material, &mut score);
+        let us = pos.side.index();
+        let s = score[us] - self.best_other(pos, &score).map_or(0, |p| score[p]);
+        s / self.damping(pos, &material, s, &score)
     }
 
-    fn strongest_other(&self, pos: &Position<B>, score: &[i32; 4]) -> usize {
+    /// Phase 256 = all pieces on, 0 = no pieces left.
+    fn phase(&self, m: &Material) -> i32 {
+        (m.pieces.iter().sum::<i32>() * 256 / self.start_material).clamp(0, 256)
+    }
+
+    fn best_other(&self, pos: &Position<B>, score: &[i32; 4]) -> Option<usize> {
         (0..self.players)
             .filter(|&p| p != pos.side.index() && pos.is_alive(Player(p as u8)))
             .max_by_key(|&p| score[p])
-            .unwrap_or(0)
     }
 
-    fn pawn_structure(&self, pos: &Position<B>, p: Player) -> (i32, i32) {
+    /// Without pawns, a lead of one minor piece or less rarely wins: the divisor that damps it.
+    fn damping(&self, pos: &Position<B>, m: &Material, s: i32, score: &[i32; 4]) -> i32 {
+        let leader = if s > 0 {
+            pos.side.index()
+        } else {
+            self.best_other(pos, score).unwrap_or(0)
+        };
+        if m.pawns[leader] == 0 && m.pieces[leader] <= 400 {
+            8
+        } else {
+            1
+        }
+    }
+
+    /// Every count of the evaluation, into `sink`; returns the material the combination needs.
+    fn collect<S: Sink>(&self, t: &Tables<B>, pos: &Position<B>, sink: &mut S) -> Material {
+        let mut material = Material::default();
+        let w = &self.weights;
+        let mut valuable = [B::empty(); 4];
+        for p in self.alive(pos) {
+            self.material_and_squares(pos, p, sink, &mut material, &mut valuable[p.index()]);
+            self.pawn_terms(t, pos, p, sink);
+        }
+        if self.activity {
+            self.activity(t, pos, &valuable, sink);
+        }
+        sink.add(pos.side, w.global(Global::Tempo), 1);
+        material
+    }
+
+    fn alive<'p>(&self, pos: &'p Position<B>) -> impl Iterator<Item = Player> + 'p {
+        (0..self.players as u8)
+            .map(Player)
+            .filter(|&p| pos.is_alive(p))
+    }
+
+    /// Material, hands and the piece-square counts of player `p`.
+    fn material_and_squares<S: Sink>(
+        &self,
+        pos: &Position<B>,
+        p: Player,
+        sink: &mut S,
+        material: &mut Material,
+        valuable: &mut B,
+    ) {
+        let w = &self.weights;
+        let mut colours = [false; 2];
+        let pi = p.index();
+        for (k, info) in self.kinds[pi].iter().enumerate() {
+            let kind = Kind(k as u8);
+            let in_hand = pos.hand(p, kind);
+            if in_hand > 0 {
+                sink.add(p, w.per_kind(PerKind::Hand, kind), in_hand as i32);
+            }
+            let bb = pos.pieces(p, kind);
+            if bb.is_empty() {
+                continue;
+            }
+            let n = bb.count() as i32;
+            if info.royal {
+                if self.lone_royal_rule && n > 1 {
+                    // Spare royals under the lone-royal rule are material that may be lost.
+                    sink.add(p, w.per_kind(PerKind::Value, kind), n - 1);
+                }
+            } else {
+                sink.add(p, w.per_kind(PerKind::Value, kind), n);
+                if let Some(next) = self.next_kind[pi][k] {
+                    sink.add(p, w.per_kind(PerKind::Becomes, next), n);
+                }
+            }
+            if is_piece(info) {
+                material.pieces[pi] += info.value * n;
+                *valuable |= bb;
+            }
+            if info.pawn {
+                material.pawns[pi] += n as u32;
+            }
+            let base = (pi * self.kinds_per_player + k) * self.cells;
+            let (mut square, mut centre, mut advance) = (0, 0, 0);
+            for c in bb.cells() {
+                square += self.square[base + c.index()] as i32;
+                centre += self.centrality[c.index()] as i32;
+                advance += self.progress[pi][c.index()] as i32;
+                if info.colour_bound {
+                    colours[self.parity[c.index()] as usize] = true;
+                }
+            }
+            sink.add(p, w.per_kind(PerKind::Square, kind), square);
+            sink.add(p, w.per_kind(PerKind::Centre, kind), centre);
+            sink.add(p, w.per_kind(PerKind::Advance, kind), advance);
+        }
+        if colours[0] && colours[1] {
+            sink.add(p, w.global(Global::ColourPair), 1);
+        }
+    }
+
+    /// Doubled, isolated and passed pawns, and the pawn shield of a lone royal.
+    fn pawn_terms<S: Sink>(&self, t: &Tables<B>, pos: &Position<B>, p: Player, sink: &mut S) {
+        let w = &self.weights;
         let own = self.pawn_set(pos, p);
-        if own.is_empty() {
-            return (0, 0);
-        }
-        let enemy = (0..self.players)
-            .filter(|&q| q != p.index())
-            .fold(B::empty(), |acc, q| {
-                acc | self.pawn_set(pos, Player(q as u8))
-            });
-        let g = &self.pawns[p.index()];
-        let (mut mg, mut eg) = (0, 0);
-        for c in own.cells() {
-            let i = c.index();
-            if (g.front_span[i] & g.file[i] & own).any() {
-                mg += DOUBLED_PAWN.0;
-                eg += DOUBLED_PAWN.1;
-            }
-            if (g.adjacent_files[i] & own).is_empty() {
-                mg += ISOLATED_PAWN.0;
-                eg += ISOLATED_PAWN.1;
-            }
-            if (g.front_span[i] & enemy).is_empty()
-                && (g.front_span[i] & g.file[i] & own).is_empty()
-            {
-                let step = g.progress[i] as usize;
-                mg += PASSED_PAWN_MG[step];
-                eg += PASSED_PAWN_EG[step];
+        if own.any() {
+            let enemy = self
+                .alive(pos)
+                .filter(|&q| q != p)
+                .fold(B::empty(), |acc, q| acc | self.pawn_set(pos, q));
+            let counts = self.pawns[p.index()].counts(own, enemy);
+            sink.add(p, w.global(Global::DoubledPawn), counts.doubled);
+            sink.add(p, w.global(Global::IsolatedPawn), counts.isolated);
+            for (step, &n) in counts.passed.iter().enumerate().skip(1) {
+                if n > 0 {
+                    sink.add(p, w.global(Global::PassedPawn(step as u8)), n);
+                }
             }
         }
-        (mg, eg)
+        let royals = pos.royals(t, p);
+        if let (1, Some(king)) = (royals.count(), royals.lowest()) {
+            let shield = (self.pawns[p.index()].shield[king.index()] & own).count();
+            sink.add(p, w.global(Global::PawnShield), shield.min(3) as i32);
+        }
     }
 
     fn pawn_set(&self, pos: &Position<B>, p: Player) -> B {
@@ -371,45 +467,117 @@ impl<B: BitSet> Evaluator<B> {
             .fold(B::empty(), |acc, (k, _)| acc | pos.pieces(p, Kind(k as u8)))
     }
 
-    /// Middlegame King safety: pawns in front of the King, enemy pieces close to it.
-    fn king_safety(&self, t: &Tables<B>, pos: &Position<B>, p: Player) -> i32 {
-        let royals = pos.royals(t, p);
-        let Some(king) = royals.lowest() else {
-            return 0;
-        };
-        if royals.count() != 1 {
-            return 0;
-        }
-        let shield = (self.pawns[p.index()].shield[king.index()] & self.pawn_set(pos, p)).count();
-        let mut score = PAWN_SHIELD * shield.min(3) as i32;
-        let near = self.near[king.index()] & pos.enemies(p);
-        for c in near.cells() {
-            let piece = pos.piece_at(c).expect("occupied");
-            let info = &self.kinds[piece.player().index()][piece.kind().index()];
-            if is_piece(info) {
-                let d = t.distance(c, king) as i32;
-                score -= info.value * (4 - d) / 64;
+    /// Mobility, threats and King attack: what every piece reaches on this board.
+    fn activity<S: Sink>(&self, t: &Tables<B>, pos: &Position<B>, valuable: &[B; 4], sink: &mut S) {
+        let w = &self.weights;
+        let occ = pos.occupied;
+        let empty = t.board.without(occ);
+        let mut pawn_attacks = [B::empty(); 4];
+        for p in self.alive(pos) {
+            for (k, _) in self.kinds[p.index()]
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.pawn)
+            {
+                for c in pos.pieces(p, Kind(k as u8)).cells() {
+                    pawn_attacks[p.index()] |= reach(t, p, Kind(k as u8), c, occ).attacks;
+                }
             }
         }
-        score
+        let zones: [B; 4] = std::array::from_fn(|q| self.king_zone(t, pos, q));
+        let mut attacked = pawn_attacks;
+        let mut lesser_threats = [B::empty(); 4];
+        let mut zone_attackers = [0i32; 4];
+        let mut zone_hits: ArrayVec<(Player, Kind, usize, i32), 64> = ArrayVec::new();
+        for p in self.alive(pos) {
+            let pi = p.index();
+            let enemies = pos.enemies(p);
+            let enemy_pawn_attacks = self
+                .alive(pos)
+                .filter(|&q| q != p)
+                .fold(B::empty(), |acc, q| acc | pawn_attacks[q.index()]);
+            for (k, info) in self.kinds[pi].iter().enumerate() {
+                if info.pawn {
+                    continue;
+                }
+                let kind = Kind(k as u8);
+                for c in pos.pieces(p, kind).cells() {
+                    let r = reach(t, p, kind, c, occ);
+                    attacked[pi] |= r.attacks;
+                    if info.royal {
+                        continue;
+                    }
+                    let targets =
+                        ((r.attacks & enemies) | (r.moves & empty)).without(enemy_pawn_attacks);
+                    sink.add(
+                        p,
+                        w.per_kind(PerKind::Mobility, kind),
+                        targets.count() as i32,
+                    );
+                    for q in self.alive(pos).filter(|&q| q != p) {
+                        let hits = (r.attacks & zones[q.index()]).count() as i32;
+                        if hits > 0 {
+                            zone_attackers[q.index()] += 1;
+                            let _ = zone_hits.try_push((p, kind, q.index(), hits));
+                        }
+                    }
+                    for v in (r.attacks & enemies & valuable_enemies(valuable, pi)).cells() {
+                        let victim = pos.piece_at(v).expect("attacked piece");
+                        if self.value(victim.player(), victim.kind()) > info.value {
+                            lesser_threats[pi].set(v);
+                        }
+                    }
+                }
+            }
+        }
+        for &(p, kind, q, hits) in &zone_hits {
+            let attackers = zone_attackers[q].min(MAX_KING_ATTACKERS);
+            sink.add(p, w.per_kind(PerKind::KingAttack, kind), hits * attackers);
+        }
+        for p in self.alive(pos) {
+            let pi = p.index();
+            let targets = valuable_enemies(valuable, pi);
+            let by_pawn = (pawn_attacks[pi] & targets).count() as i32;
+            sink.add(p, w.global(Global::ThreatByPawn), by_pawn);
+            sink.add(
+                p,
+                w.global(Global::ThreatByLesser),
+                lesser_threats[pi].count() as i32,
+            );
+            let hanging: u32 = self
+                .alive(pos)
+                .filter(|&q| q != p)
+                .map(|q| {
+                    (attacked[pi] & valuable[q.index()])
+                        .without(attacked[q.index()])
+                        .count()
+                })
+                .sum();
+            sink.add(p, w.global(Global::Hanging), hanging as i32);
+        }
+    }
+
+    /// The cells next to player `q`'s King when it has exactly one royal (otherwise none).
+    fn king_zone(&self, t: &Tables<B>, pos: &Position<B>, q: usize) -> B {
+        if q >= self.players || !pos.is_alive(Player(q as u8)) {
+            return B::empty();
+        }
+        let royals = pos.royals(t, Player(q as u8));
+        match (royals.count(), royals.lowest()) {
+            (1, Some(king)) => self.near[king.index()],
+            _ => B::empty(),
+        }
     }
 
     /// Drives a bare King to the edge and brings the winner's King close, so that endings
     /// with a mating force are won rather than shuffled.
-    fn mop_up(
-        &self,
-        t: &Tables<B>,
-        pos: &Position<B>,
-        pieces: &[i32; 4],
-        pawns: &[u32; 4],
-        score: &mut [i32; 4],
-    ) {
+    fn mop_up(&self, t: &Tables<B>, pos: &Position<B>, m: &Material, score: &mut [i32; 4]) {
         if self.players != 2 {
             return;
         }
         for loser in 0..2 {
             let winner = 1 - loser;
-            if pieces[loser] != 0 || pawns[loser] != 0 || pieces[winner] < 300 {
+            if m.pieces[loser] != 0 || m.pawns[loser] != 0 || m.pieces[winner] < 300 {
                 continue;
             }
             let lk = pos.royals(t, Player(loser as u8)).lowest();
@@ -423,249 +591,26 @@ impl<B: BitSet> Evaluator<B> {
     }
 }
 
-/// Piece-square bonus (middlegame, endgame) of one kind on one cell. Pieces gain what their
-/// extra mobility there is worth; Kings hide in the middlegame and centralise in the endgame;
-/// pawns gain as they advance.
-fn square_bonus<B: BitSet>(
-    t: &Tables<B>,
-    info: &KindInfo,
-    mob: &values::Mobility,
-    p: Player,
-    c: Cell,
-    centre_distance: &[u8],
-) -> (i16, i16) {
-    let extra = mob.per_cell[c.index()] as f64 - mob.average;
-    if info.royal {
-        let size = centre_distance.iter().copied().max().unwrap_or(1).max(1) as i32;
-        let central = size - centre_distance[c.index()] as i32;
-        let advance = own_progress(t, p, c) as i32;
-        let mg = -12 * advance - 4 * central;
-        let eg = 40 * central / size;
-        return (mg as i16, eg as i16);
+/// What a piece of kind `k` is worth for the kind `next` it becomes when it moves (zero
+/// where pieces keep their type).
+fn becomes(v: &crate::variant::Variant, w: &Weights, k: Kind, next: Kind) -> Tapered {
+    if v.morph.is_empty() || v.kind(k).royal {
+        return Tapered::ZERO;
     }
-    if info.pawn {
-        let step = own_progress(t, p, c) as i32;
-        return ((3 * step) as i16, (6 * step) as i16);
-    }
-    // A target is worth more for a short-range piece, whose targets are few.
-    let weight = 15.0 / mob.average.max(1.0).sqrt();
-    let mg = (extra * weight).round() as i16;
-    let eg = (extra * weight * 0.7).round() as i16;
-    (mg, eg)
+    w.get(w.per_kind(PerKind::Becomes, next))
 }
 
-/// How far `c` is from player `p`'s own back edge along the forward axis, in eighths of the
-/// board (0..=8).
-fn own_progress<B: BitSet>(t: &Tables<B>, p: Player, c: Cell) -> u8 {
-    let o = t.variant.orientations[p.index()];
-    let ranks = t.shape.ranks as i32;
-    let y = t.shape.y(c);
-    let rank = if o.flip_y { ranks - 1 - y } else { y };
-    ((rank * 8) / (ranks - 1).max(1)).clamp(0, 8) as u8
-}
-
-fn pawn_geometry<B: BitSet>(t: &Tables<B>, p: Player) -> PawnGeometry<B> {
-    let o = t.variant.orientations[p.index()];
-    let forward = if o.flip_y { -1 } else { 1 };
-    let shape = &t.shape;
-    let n = t.cells;
-    let mut g = PawnGeometry {
-        file: vec![B::empty(); n],
-        adjacent_files: vec![B::empty(); n],
-        front_span: vec![B::empty(); n],
-        progress: vec![0; n],
-        shield: vec![B::empty(); n],
-    };
-    for c in shape.all_cells() {
-        let (x, y, z) = shape.coords(c);
-        let i = c.index();
-        g.progress[i] = own_progress(t, p, c);
-        for d in shape.all_cells() {
-            let (dx, dy, dz) = shape.coords(d);
-            let same_level = dz == z;
-            let file_gap = (dx - x).abs();
-            let ahead = (dy - y) * forward;
-            if same_level && file_gap == 0 {
-                g.file[i].set(d);
-            }
-            if same_level && file_gap == 1 {
-                g.adjacent_files[i].set(d);
-            }
-            if same_level && file_gap <= 1 && ahead > 0 {
-                g.front_span[i].set(d);
-            }
-            if same_level && file_gap <= 1 && (1..=2).contains(&ahead) {
-                g.shield[i].set(d);
-            }
+/// The non-pawn, non-royal pieces of every player but `us`.
+#[inline]
+fn valuable_enemies<B: BitSet>(valuable: &[B; 4], us: usize) -> B {
+    let mut out = B::empty();
+    for (p, &v) in valuable.iter().enumerate() {
+        if p != us {
+            out |= v;
         }
     }
-    g
+    out
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::AnyTables;
-
-    fn tables(variant: &str) -> std::sync::Arc<Tables<u64>> {
-        match AnyTables::by_name(variant).unwrap() {
-            AnyTables::Narrow(t) => t,
-            AnyTables::Wide(_) => unreachable!(),
-        }
-    }
-
-    /// The same position seen from the other side: ranks reversed, colours swapped.
-    fn mirror_fen(fen: &str) -> String {
-        let f: Vec<&str> = fen.split_whitespace().collect();
-        let swap = |s: &str| -> String {
-            s.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        };
-        let board: Vec<String> = f[0].split('/').rev().map(swap).collect();
-        let side = if f[1] == "w" { "b" } else { "w" };
-        let castling = if f[2] == "-" {
-            "-".to_string()
-        } else {
-            swap(f[2])
-        };
-        let ep = if f[3] == "-" {
-            "-".to_string()
-        } else {
-            let b = f[3].as_bytes();
-            format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
-        };
-        format!(
-            "{} {side} {castling} {ep} {} {}",
-            board.join("/"),
-            f[4],
-            f[5]
-        )
-    }
-
-    fn white_view(variant: &str, fen: &str) -> i32 {
-        let t = tables(variant);
-        let pos = crate::position::fen::parse(&t, fen).unwrap();
-        let s = Evaluator::new(&t).evaluate(&t, &pos);
-        if pos.side == Player::WHITE {
-            s
-        } else {
-            -s
-        }
-    }
-
-    #[test]
-    fn a_mirrored_position_gets_the_negated_score() {
-        let cases = [
-            (
-                "chess",
-                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-            ),
-            (
-                "cwda-clobberers-nutty",
-                "gihokhig/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/DWACKAWD w KQkq c6 0 2",
-            ),
-            (
-                "cwda-rookies-fide",
-                "r2qkbnr/ppp2ppp/2n5/3pp3/3P4/2M2F2/PPP1PPPP/S1FEK1MS b KQkq - 1 4",
-            ),
-            (
-                "cwda-nutty-clobberers",
-                "4k3/3d4/8/2P5/8/8/5O2/4K3 w - - 0 1",
-            ),
-            ("cwda-fide-rookies", "8/8/4k3/8/8/8/3Q4/4K3 b - - 0 1"),
-        ];
-        for (variant, fen) in cases {
-            let parts: Vec<&str> = variant.split('-').collect();
-            let swapped = if parts.len() == 3 {
-                format!("cwda-{}-{}", parts[2], parts[1])
-            } else {
-                variant.to_string()
-            };
-            let a = white_view(variant, fen);
-            let b = white_view(&swapped, &mirror_fen(fen));
-            assert_eq!(a, -b, "{variant} {fen}");
-        }
-    }
-
-    #[test]
-    fn every_cwda_start_position_is_nearly_level() {
-        for name in crate::games::names()
-            .iter()
-            .filter(|n| n.starts_with("cwda-"))
-        {
-            let t = tables(name);
-            let pos = crate::position::fen::parse(&t, &t.variant.start_position).unwrap();
-            let s = Evaluator::new(&t).evaluate(&t, &pos);
-            assert!(s.abs() <= TEMPO + COLOUR_PAIR_BONUS + 20, "{name}: {s}");
-        }
-    }
-
-    #[test]
-    fn mobility_values_come_near_the_classic_fide_values() {
-        let t = tables("chess");
-        for (k, classic) in [(2, 500), (3, 325), (4, 325), (5, 950)] {
-            let m = mobility(&t, Player::WHITE, Kind(k));
-            let v = value_from_mobility(&m);
-            assert!(
-                (v - classic).abs() * 10 <= classic,
-                "{} got {v}, classic {classic}",
-                t.variant.pieces[k as usize].name
-            );
-        }
-    }
-
-    #[test]
-    fn colour_bound_pieces_are_recognised_from_their_moves() {
-        let t = tables("chess");
-        let bound = |name: &str| {
-            let k = t
-                .variant
-                .pieces
-                .iter()
-                .position(|p| p.name == name)
-                .unwrap();
-            mobility(&t, Player::BLACK, Kind(k as u8)).colour_bound
-        };
-        for name in ["Bishop", "Bede", "FAD"] {
-            assert!(bound(name), "{name}");
-        }
-        for name in [
-            "Knight",
-            "Waffle",
-            "Fibnif",
-            "Half Duck",
-            "Rook",
-            "Archbishop",
-        ] {
-            assert!(!bound(name), "{name}");
-        }
-    }
-
-    #[test]
-    fn bishops_on_both_colours_earn_the_pair_bonus() {
-        let t = tables("chess");
-        let ev = Evaluator::new(&t);
-        let score = |fen: &str| ev.evaluate(&t, &crate::position::fen::parse(&t, fen).unwrap());
-        // d4, e4 and e5 give a Bishop the same mobility; e4 is dark, d4 and e5 are light.
-        let pair = score("4k3/8/8/8/3BB3/8/8/4K3 w - - 0 1");
-        let same = score("4k3/8/8/4B3/3B4/8/8/4K3 w - - 0 1");
-        assert!(pair > same, "pair {pair} same colour {same}");
-    }
-
-    #[test]
-    fn a_bare_king_is_driven_to_the_edge() {
-        let t = tables("cwda-rookies-fide");
-        let ev = Evaluator::new(&t);
-        let score = |fen: &str| ev.evaluate(&t, &crate::position::fen::parse(&t, fen).unwrap());
-        let centre = score("8/8/8/3k4/8/8/8/E3K3 w - - 0 1");
-        let edge = score("3k4/8/8/8/8/8/8/E3K3 w - - 0 1");
-        assert!(edge > centre + 30, "edge {edge} centre {centre}");
-    }
-}
+mod tests;

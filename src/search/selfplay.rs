@@ -4,7 +4,7 @@
 //! compare the methods).
 
 use super::multi_player::{search, Method, MultiLimits, Utility};
-use super::{Limits, Searcher};
+use super::{Limits, SearchResult, Searcher};
 use crate::bitboard::BitSet;
 use crate::game::{Game, Outcome};
 use crate::moves::Move;
@@ -106,12 +106,14 @@ fn drive<B: BitSet>(
 }
 
 /// Plays one two-player game from the game's current position: `searchers[p]` moves for
-/// player `p`, each within `limits` per move.
+/// player `p`, each within `limits` per move. `observe` sees every searched position with
+/// the search's result before its move is played (training data for the tuner).
 pub fn play_two_player<B: BitSet>(
     mut game: Game<B>,
     searchers: &mut [Searcher<B>; 2],
     limits: &Limits,
     schedule: Schedule,
+    observe: &mut dyn FnMut(&Game<B>, &SearchResult),
 ) -> Record {
     let stop = AtomicBool::new(false);
     drive(
@@ -120,6 +122,7 @@ pub fn play_two_player<B: BitSet>(
         |g| {
             let searcher = &mut searchers[g.pos.side.index()];
             let r = searcher.search(g, limits, &stop, &mut |_| {});
+            observe(g, &r);
             (r.best.expect("a game that is not over has a move"), r.nodes)
         },
         |_, _, _| {},

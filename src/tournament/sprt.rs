@@ -50,7 +50,11 @@ impl SprtSettings {
         for word in words.iter().flat_map(|w| w.split_whitespace()) {
             let bad = || SprtSettingsError(word.to_string());
             let (key, value) = word.split_once('=').ok_or_else(bad)?;
-            let v: f64 = value.parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(bad)?;
+            let v: f64 = value
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(bad)?;
             match key {
                 "elo0" => s.elo0 = v,
                 "elo1" => s.elo1 = v,

@@ -89,7 +89,10 @@ fn collect<B: BitSet>(
             seen.insert(position.clone());
             out.push(format!("{name} {position}"));
             if out.len() % 100 == 0 {
-                report(&format!("{name}: {} positions from {tries} lines", out.len()));
+                report(&format!(
+                    "{name}: {} positions from {tries} lines",
+                    out.len()
+                ));
             }
         }
     }

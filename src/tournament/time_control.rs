@@ -61,7 +61,11 @@ impl TimeControl {
         let err = || TimeControlError(text.to_string());
         let t = text.trim();
         if let Some(nodes) = t.strip_prefix("nodes=") {
-            let n = nodes.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(err)?;
+            let n = nodes
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(err)?;
             return Ok(TimeControl::Nodes(n));
         }
         if let Some(per_move) = t.strip_prefix("st=") {

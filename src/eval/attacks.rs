@@ -1,0 +1,67 @@
+//! What one piece attacks and where it can move, on the current occupancy: the raw material
+//! of mobility, threats and King attack. Works for every piece the tables can hold (leaps,
+//! slides, lame leaps, bent moves) on any board.
+
+use crate::bitboard::BitSet;
+use crate::geometry::Cell;
+use crate::movegen::tables::Tables;
+use crate::piece::{Kind, Player};
+
+/// The cells one piece reaches.
+#[derive(Clone, Copy, Debug)]
+pub struct Reach<B> {
+    /// Cells it would capture on if an enemy stood there (whoever stands there now): the
+    /// cells it attacks, or defends when an own piece stands there.
+    pub attacks: B,
+    /// Cells it may move to without capturing, if they are empty.
+    pub moves: B,
+}
+
+/// The reach of a piece of `p`/`k` on `from`, with `occ` the occupied cells.
+#[inline]
+pub fn reach<B: BitSet>(t: &Tables<B>, p: Player, k: Kind, from: Cell, occ: B) -> Reach<B> {
+    let kt = t.kind(p, k);
+    let i = from.index();
+    let mut attacks = kt.capture[i];
+    let mut moves = kt.quiet[i];
+    for s in &kt.slides {
+        let mut a = t.ray_attack(s.dir as usize, from, occ);
+        if s.max > 0 {
+            a &= s.limit[i];
+        }
+        if s.mode.captures() {
+            attacks |= a;
+        }
+        if s.mode.moves() {
+            moves |= a;
+        }
+    }
+    if kt.has_lame {
+        for l in kt.lame[i].iter().filter(|l| !occ.contains(l.via)) {
+            if l.mode.captures() {
+                attacks.set(l.to);
+            }
+            if l.mode.moves() {
+                moves.set(l.to);
+            }
+        }
+    }
+    if kt.has_bent {
+        for b in kt.bent[i].iter().filter(|b| !occ.contains(b.first)) {
+            let line = t.ray_attack(b.dir as usize, b.first, occ);
+            if b.mode.captures() {
+                attacks |= line;
+            }
+            if b.mode.moves() {
+                moves |= line;
+            }
+        }
+    }
+    Reach { attacks, moves }
+}
+
+/// The cells a pawn-like piece attacks: its capture leaps (pawns do not slide).
+#[inline]
+pub fn leap_attacks<B: BitSet>(t: &Tables<B>, p: Player, k: Kind, from: Cell) -> B {
+    t.kind(p, k).capture[from.index()]
+}
