@@ -123,6 +123,53 @@ pub fn attacked_by<B: BitSet>(
         || jumps_onto(t, pos, cell, p, occ, theirs)
 }
 
+/// Every piece of player `p` that attacks `cell` when only the cells of `occ` are occupied:
+/// a static exchange takes the pieces off one by one and asks again, so that sliders behind
+/// them join in.
+pub fn attackers_to<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    cell: Cell,
+    p: Player,
+    occ: B,
+) -> B {
+    let theirs = pos.by_player[p.index()] & occ;
+    let mut out = B::empty();
+    if theirs.is_empty() {
+        return out;
+    }
+    for &d in &t.slide_dirs[p.index()] {
+        if let Some(b) = slides_onto(t, pos, cell, p, d as usize, occ, theirs) {
+            out.set(b);
+        }
+    }
+    for from in (t.leap_attackers[p.index()][cell.index()] & theirs).cells() {
+        let kind = pos.piece_at(from).expect("attacker on board").kind();
+        if t.kind(p, kind).attacked_from[cell.index()].contains(from) {
+            out.set(from);
+        }
+    }
+    for &k in &t.lame_kinds[p.index()] {
+        let bb = pos.by_kind[k.index()] & theirs;
+        if bb.is_empty() {
+            continue;
+        }
+        for &(from, via) in &t.kind(p, k).lame_attackers[cell.index()] {
+            if bb.contains(from) && !occ.contains(via) {
+                out.set(from);
+            }
+        }
+    }
+    for &k in &t.bent_kinds[p.index()] {
+        for from in (pos.by_kind[k.index()] & theirs).cells() {
+            if bent_targets(t, p, k, from, occ, true).contains(cell) {
+                out.set(from);
+            }
+        }
+    }
+    out
+}
+
 /// The piece of `theirs` (player `p`) that slides onto `cell` along direction `d`, if any.
 #[inline]
 fn slides_onto<B: BitSet>(

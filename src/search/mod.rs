@@ -8,6 +8,7 @@ pub mod bench;
 pub mod multi_player;
 pub mod multi_table;
 pub mod ordering;
+pub mod see;
 pub mod selfplay;
 pub mod threads;
 pub mod time;

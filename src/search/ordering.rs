@@ -1,13 +1,14 @@
 //! Move ordering: what one search thread learns (history, killers, counter-moves) and how it
-//! ranks moves — hash move, winning and equal captures by most valuable victim / least
-//! valuable attacker, killers, counter-move, quiet moves by history, losing captures last.
+//! ranks moves — hash move, captures that do not lose material in the exchange (by most
+//! valuable victim / least valuable attacker), killers, counter-move, quiet moves by history, losing captures last.
 
+use super::see::see_at_least;
 use super::MAX_PLY;
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::geometry::Cell;
 use crate::movegen::tables::{Promotion, Tables};
-use crate::movegen::{attacked, MoveSink};
+use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind};
 use crate::piece::Kind;
 use crate::position::Position;
@@ -149,25 +150,6 @@ pub fn mover_value<B: BitSet>(ev: &Evaluator<B>, pos: &Position<B>, mv: Move) ->
     }
 }
 
-/// A cheap stand-in for a static exchange: a capture loses material when the piece taken is
-/// worth less than the capturer and the target is defended.
-pub fn loses_material<B: BitSet>(
-    t: &Tables<B>,
-    ev: &Evaluator<B>,
-    pos: &Position<B>,
-    mv: Move,
-) -> bool {
-    let gain = material_gain(ev, pos, mv);
-    let risk = mover_value(ev, pos, mv);
-    if risk <= gain || mv.kind() == MoveKind::Promotion {
-        return false;
-    }
-    let mut occ = pos.occupied;
-    occ.clear(mv.from());
-    occ.set(mv.to());
-    attacked(t, pos, mv.to(), pos.side, occ, pos.occupied)
-}
-
 pub const HASH_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
 const KILLER: [i32; 2] = [(1 << 27) + 1, 1 << 27];
@@ -192,10 +174,10 @@ impl<B: BitSet> Ranker<'_, B> {
         if is_capture(pos, mv) || mv.kind() == MoveKind::Promotion {
             let gain = material_gain(self.ev, pos, mv);
             let mvv_lva = gain * 16 - mover_value(self.ev, pos, mv) / 16;
-            return if loses_material(self.t, self.ev, pos, mv) {
-                BAD_CAPTURE + mvv_lva
-            } else {
+            return if see_at_least(self.t, self.ev, pos, mv, 0) {
                 GOOD_CAPTURE + mvv_lva
+            } else {
+                BAD_CAPTURE + mvv_lva
             };
         }
         if mv == self.killers[0] {

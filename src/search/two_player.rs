@@ -4,9 +4,9 @@
 //! check). One [`Worker`] runs per thread; the threads share only the table and the flags.
 
 use super::ordering::{
-    is_capture, loses_material, material_gain, moving_kind, pick_next, AllSink, Ranker,
-    TacticalSink, ThreadData,
+    is_capture, material_gain, moving_kind, pick_next, AllSink, Ranker, TacticalSink, ThreadData,
 };
+use super::see::see_at_least;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::bitboard::BitSet;
@@ -23,6 +23,11 @@ use std::time::{Duration, Instant};
 
 /// What a draw costs the searching side, in centipawns.
 pub const DRAW_CONTEMPT: i32 = 15;
+
+/// Exchange losses (per ply of depth left) beyond which a capture is not searched.
+const SEE_CAPTURE_MARGIN: i32 = 100;
+/// Exchange losses (per squared ply of depth left) beyond which a quiet move is not searched.
+const SEE_QUIET_MARGIN: i32 = 30;
 
 /// How often (in nodes) the main thread looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
@@ -447,16 +452,19 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                     continue;
                 }
             }
-            // Skip clearly losing captures at the last plies.
-            if !pv_node
-                && !in_check
-                && capture
-                && depth <= 2
-                && best > -MATE_BOUND
-                && moves[i].1 < 0
-                && !gives_check
-            {
-                continue;
+            // Near the leaves, skip moves that lose more in the exchange than the remaining
+            // depth could win back: captures of defended pieces, quiet moves onto attacked cells.
+            if !pv_node && !in_check && !gives_check && best > -MATE_BOUND && depth <= 6 {
+                let margin = if capture {
+                    -SEE_CAPTURE_MARGIN * depth
+                } else {
+                    -SEE_QUIET_MARGIN * depth * depth
+                };
+                if (capture && moves[i].1 < 0 || quiet)
+                    && !see_at_least(t, self.shared.ev, pos, mv, margin)
+                {
+                    continue;
+                }
             }
             let slot = self.history_slot(pos, mv);
             self.path[ply + 1] = slot;
@@ -654,7 +662,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                 if stand + gain + 200 <= alpha {
                     continue;
                 }
-                if loses_material(t, ev, pos, mv) {
+                if !see_at_least(t, ev, pos, mv, 0) {
                     continue;
                 }
             }
