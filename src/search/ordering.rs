@@ -1,6 +1,7 @@
-//! Move ordering: what one search thread learns (history, killers, counter-moves) and how it
-//! ranks moves — hash move, captures that do not lose material in the exchange (by most
-//! valuable victim / least valuable attacker), killers, counter-move, quiet moves by history, losing captures last.
+//! Move ordering: what one search thread learns (history, continuation histories, killers,
+//! counter-moves) and how it ranks moves — hash move, captures that do not lose material in
+//! the exchange (by most valuable victim / least valuable attacker), killers, counter-move,
+//! quiet moves by history and by how they did after the last two moves, losing captures last.
 
 use super::see::see_at_least;
 use super::MAX_PLY;
@@ -14,6 +15,9 @@ use crate::piece::Kind;
 use crate::position::Position;
 
 const HISTORY_MAX: i32 = 16_384;
+/// Continuation histories are kept only where (kind, cell) pairs are few enough for a square
+/// table (8x8 games: about a million entries); the 3D boards go without.
+const MAX_CONTINUATION_SIDE: usize = 2048;
 
 /// Per-thread memory of the search, kept across moves of a game.
 pub struct ThreadData {
@@ -21,6 +25,10 @@ pub struct ThreadData {
     history: Vec<i32>,
     /// Reply that refuted the previous move, by the previous move's (player, kind, to).
     countermoves: Vec<Move>,
+    /// How well a quiet (kind, to) did after an earlier move's (kind, to): indexed by
+    /// [`ThreadData::continuation_index`]; one table for the reply to the opponent's last
+    /// move and one for the follow-up to our own move before it. Empty when too large.
+    continuation: [Vec<i16>; 2],
     pub killers: Vec<[Move; 2]>,
     kinds: usize,
     cells: usize,
@@ -39,6 +47,15 @@ impl ThreadData {
         ThreadData {
             history: vec![0; n],
             countermoves: vec![Move::NONE; n],
+            continuation: {
+                let side = kinds * t.cells;
+                let size = if side <= MAX_CONTINUATION_SIDE {
+                    side * side
+                } else {
+                    0
+                };
+                [vec![0; size], vec![0; size]]
+            },
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             kinds,
             cells: t.cells,
@@ -67,6 +84,9 @@ impl ThreadData {
     pub fn clear(&mut self) {
         self.history.iter_mut().for_each(|h| *h = 0);
         self.countermoves.iter_mut().for_each(|m| *m = Move::NONE);
+        for table in &mut self.continuation {
+            table.iter_mut().for_each(|h| *h = 0);
+        }
         self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
     }
 
@@ -86,6 +106,40 @@ impl ThreadData {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         let h = &mut self.history[slot];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Where the continuation of move slot `earlier` by move slot `now` is kept (the player
+    /// is left out: in two-player games it follows from the ply).
+    #[inline]
+    fn continuation_index(&self, earlier: usize, now: usize) -> Option<usize> {
+        let side = self.kinds * self.cells;
+        let i = (earlier % side) * side + now % side;
+        (i < self.continuation[0].len()).then_some(i)
+    }
+
+    /// The quiet-move score of slot `now`: its history plus how it did after the moves of
+    /// `context` (the opponent's last move, our move before it).
+    #[inline]
+    pub fn quiet_score(&self, now: usize, context: [Option<usize>; 2]) -> i32 {
+        let mut score = self.history[now];
+        for (table, earlier) in self.continuation.iter().zip(context) {
+            if let Some(i) = earlier.and_then(|e| self.continuation_index(e, now)) {
+                score += table[i] as i32;
+            }
+        }
+        score
+    }
+
+    /// Rewards (or punishes) slot `now` in its history and in its continuations.
+    pub fn update_quiet(&mut self, now: usize, context: [Option<usize>; 2], bonus: i32) {
+        self.update_history(now, bonus);
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        for (t, earlier) in context.into_iter().enumerate() {
+            if let Some(i) = earlier.and_then(|e| self.continuation_index(e, now)) {
+                let h = self.continuation[t][i] as i32;
+                self.continuation[t][i] = (h + bonus - h * bonus.abs() / HISTORY_MAX) as i16;
+            }
+        }
     }
 
     pub fn countermove(&self, slot: Option<usize>) -> Move {
@@ -163,6 +217,8 @@ pub struct Ranker<'a, B: BitSet> {
     pub hash_move: Move,
     pub killers: [Move; 2],
     pub counter: Move,
+    /// The slots of the opponent's last move and of our move before it.
+    pub context: [Option<usize>; 2],
 }
 
 impl<B: BitSet> Ranker<'_, B> {
@@ -189,7 +245,7 @@ impl<B: BitSet> Ranker<'_, B> {
         if mv == self.counter {
             return COUNTER;
         }
-        data.history(data.slot(us, moving_kind(pos, mv), mv.to()))
+        data.quiet_score(data.slot(us, moving_kind(pos, mv), mv.to()), self.context)
     }
 }
 

@@ -1,7 +1,8 @@
 //! Two-player alpha-beta: principal-variation search with a transposition table, null-move
-//! pruning, late-move reductions, futility and late-move pruning near the leaves, check
-//! extension, and a quiescence search over captures and promotions (all moves when in
-//! check). One [`Worker`] runs per thread; the threads share only the table and the flags.
+//! pruning, late-move reductions, futility, late-move, history and exchange pruning near the
+//! leaves (bolder where the static evaluation is not improving), check extension, and a
+//! quiescence search over captures and promotions (all moves when in check). One [`Worker`]
+//! runs per thread; the threads share only the table and the flags.
 
 use super::ordering::{
     is_capture, material_gain, moving_kind, pick_next, AllSink, Ranker, TacticalSink, ThreadData,
@@ -28,6 +29,9 @@ pub const DRAW_CONTEMPT: i32 = 15;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Exchange losses (per squared ply of depth left) beyond which a quiet move is not searched.
 const SEE_QUIET_MARGIN: i32 = 30;
+
+/// The static evaluation of a ply where none was taken (the side to move was in check).
+const NO_EVAL: i32 = i32::MIN;
 
 /// How often (in nodes) the main thread looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
@@ -71,6 +75,9 @@ pub struct Worker<'a, 'd, B: BitSet> {
     /// Per ply: the move that led to this ply's position and its history slot.
     path: Vec<Option<usize>>,
     reductions: Vec<[u8; 64]>,
+    /// Static evaluation per ply of the current path ([`NO_EVAL`] where in check), for the
+    /// "improving" signal.
+    evals: Vec<i32>,
     /// The side to move at the root (whose draws cost [`DRAW_CONTEMPT`]).
     root_side: Player,
 }
@@ -106,6 +113,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             path: vec![None; MAX_PLY + 2],
             reductions,
+            evals: vec![NO_EVAL; MAX_PLY + 2],
             root_side,
         }
     }
@@ -155,20 +163,6 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             .nodes
             .fetch_add(self.unreported, Ordering::Relaxed);
         self.unreported = 0;
-    }
-
-    /// A game end that a family rule decides before any move is generated: SwDA's bare
-    /// king (both bare draws; a bare side loses unless it can bare the other at once).
-    fn rule_end_score(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
-        let t = self.shared.t;
-        if !t.variant.bare_king {
-            return None;
-        }
-        Some(match bare_king_verdict(t, pos)? {
-            BareKing::Draw => 0,
-            BareKing::Win(p) if p == pos.side => MATE - ply as i32,
-            BareKing::Win(_) => -MATE + ply as i32,
-        })
     }
 
     fn is_draw(&self, pos: &Position<B>) -> bool {
@@ -298,6 +292,30 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         best
     }
 
+    /// Whether the static evaluation is better than two plies ago (or four, when the side
+    /// was in check then): pruning is bolder where it is not.
+    fn improving(&self, ply: usize, in_check: bool) -> bool {
+        if in_check {
+            return false;
+        }
+        let now = self.evals[ply];
+        [2, 4]
+            .iter()
+            .filter(|&&back| ply >= back)
+            .map(|&back| self.evals[ply - back])
+            .find(|&e| e != NO_EVAL)
+            .is_none_or(|e| now > e)
+    }
+
+    /// The slots of the moves that led here: the opponent's last, ours before it.
+    #[inline]
+    fn context(&self, ply: usize) -> [Option<usize>; 2] {
+        [
+            self.path[ply],
+            if ply >= 1 { self.path[ply - 1] } else { None },
+        ]
+    }
+
     #[inline]
     fn reduction(&self, depth: i32, n: usize) -> i32 {
         self.reductions[(depth as usize).min(63)][n.min(63)] as i32
@@ -342,9 +360,6 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         if let Some(v) = self.terminal(pos, ply) {
             return v;
         }
-        if let Some(score) = self.rule_end_score(pos, ply) {
-            return score;
-        }
         if ply >= MAX_PLY {
             return self.data.evaluate(self.shared.t, self.shared.ev, pos);
         }
@@ -376,10 +391,12 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         } else {
             self.data.evaluate(t, self.shared.ev, pos)
         };
+        self.evals[ply] = if in_check { NO_EVAL } else { static_eval };
+        let improving = self.improving(ply, in_check);
         let us = pos.side;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta near the leaves, the opponent will not recover.
-            if depth <= 6 && static_eval - 80 * depth >= beta {
+            if depth <= 8 && static_eval - 80 * (depth - improving as i32) >= beta {
                 return static_eval;
             }
             // Null move: give the opponent a free move; if we still beat beta, cut. Not with
@@ -428,6 +445,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             hash_move,
             killers: self.data.killers[ply],
             counter,
+            context: self.context(ply),
         };
         for m in moves.iter_mut() {
             m.1 = ranker.score(self.data, pos, m.0);
@@ -443,12 +461,21 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             let quiet = !capture && mv.kind() != MoveKind::Promotion;
             let child = pos.play(t, mv);
             let gives_check = is_in_check(t, &child, child.side);
-            // Prune quiet moves near the leaves that cannot raise alpha.
+            // Prune quiet moves near the leaves that cannot raise alpha: late ones (fewer
+            // while the position is getting worse), ones far below alpha, ones that have
+            // failed often elsewhere.
             if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
-                if depth <= 3 && searched >= 3 + (depth * depth) as usize * 2 {
+                let late = (3 + depth * depth) as usize / (2 - improving as usize);
+                if depth <= 8 && searched >= late {
                     continue;
                 }
-                if depth <= 2 && static_eval + 100 + 120 * depth <= alpha {
+                if depth <= 6 && static_eval + 100 + 110 * depth <= alpha {
+                    continue;
+                }
+                let history = self
+                    .history_slot(pos, mv)
+                    .map_or(0, |s| self.data.quiet_score(s, self.context(ply)));
+                if depth <= 4 && history < -4000 * depth {
                     continue;
                 }
             }
@@ -481,12 +508,15 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                     if pv_node {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
                     if moves[i].1 >= super::ordering::HASH_MOVE / 16 {
                         // killers and counter-move
                         r -= 1;
                     }
                     if let Some(s) = slot {
-                        r -= self.data.history(s) / 6000;
+                        r -= self.data.quiet_score(s, self.context(ply)) / 8000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -566,11 +596,12 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         tried: &[usize],
     ) {
         let bonus = depth * depth * 16;
+        let context = self.context(ply);
         if let Some(s) = slot {
-            self.data.update_history(s, bonus);
+            self.data.update_quiet(s, context, bonus);
         }
         for &s in tried {
-            self.data.update_history(s, -bonus);
+            self.data.update_quiet(s, context, -bonus);
         }
         self.data.add_killer(ply, mv);
         let prev = self.path[ply];
@@ -591,16 +622,13 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(score) = self.rule_end_score(pos, ply) {
-            return score;
+        if let Some(v) = self.terminal(pos, ply) {
+            return v;
         }
         let t = self.shared.t;
         let ev = self.shared.ev;
         if ply >= MAX_PLY {
             return self.data.evaluate(t, ev, pos);
-        }
-        if let Some(v) = self.terminal(pos, ply) {
-            return v;
         }
         let tt_entry = self.shared.tt.probe(pos.hash);
         if let Some(e) = tt_entry {
@@ -698,16 +726,17 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         best
     }
 
-    /// A score when the rules end the game here without looking at moves (bare King).
+    /// A score when a family rule ends the game here before any move is generated: SwDA's
+    /// bare king (both bare draw; a bare side loses unless it can bare the other at once).
     fn terminal(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
         let t = self.shared.t;
         if !t.variant.bare_king {
             return None;
         }
-        crate::games::swda::bare_king_verdict(t, pos).map(|v| match v {
-            crate::games::swda::BareKing::Draw => self.draw_score(pos),
-            crate::games::swda::BareKing::Win(w) if w == pos.side => MATE - ply as i32,
-            crate::games::swda::BareKing::Win(_) => -MATE + ply as i32,
+        bare_king_verdict(t, pos).map(|v| match v {
+            BareKing::Draw => self.draw_score(pos),
+            BareKing::Win(w) if w == pos.side => MATE - ply as i32,
+            BareKing::Win(_) => -MATE + ply as i32,
         })
     }
 }
