@@ -55,6 +55,10 @@ function setState(next) {
   if (variantChanged) {
     viewFrom = Math.max(0, state.seats.indexOf("human"));
     fillViewFrom();
+    document.body.classList.toggle("deep", state.geometry.levels > 1);
+    $("per-row").innerHTML = [...Array(state.geometry.levels).keys()].reverse()
+      .map((i) => `<option value="${i + 1}">${i + 1 === state.geometry.levels ? "all side by side" : `${i + 1} per row`}</option>`).join("");
+    $("per-row-label").hidden = state.geometry.levels === 1;
     $("variant").value = state.variant;
     const url = new URL(location.href);
     url.searchParams.set("variant", state.variant);
@@ -126,7 +130,7 @@ function render() {
     lastMoves: lastMoves(plies),
     best: bestMove(),
     dragging: drag && drag.moved ? drag.from : undefined,
-  });
+  }, Number($("per-row").value) || 0);
   renderHands(board);
   $("status").innerHTML = panels.statusHtml(state);
   $("seats").innerHTML = panels.seatsHtml(state);
@@ -285,6 +289,7 @@ function wireControls() {
   $("new-game").addEventListener("click", () => act(post("/api/new", { variant: state.variant })));
   $("undo").addEventListener("click", () => act(post("/api/undo")));
   $("view-from").addEventListener("change", () => { viewFrom = Number($("view-from").value); render(); });
+  $("per-row").addEventListener("change", () => render());
   $("seats").addEventListener("change", (ev) => {
     const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
     if (ev.target.dataset.seat !== undefined) act(post("/api/seats", { seats }));

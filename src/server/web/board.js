@@ -12,22 +12,30 @@ export function coords(geometry, cell) {
   return { x: cell % files, y: Math.floor(cell / files) % ranks, z: Math.floor(cell / (files * ranks)) };
 }
 
-// Sizes and the screen position of every cell.
-export function layout(geometry, turned) {
+// Sizes and the screen position of every cell; `perRow` levels side by side per row.
+export function layout(geometry, turned, perRow) {
   const flat = geometry.levels === 1;
+  const across = Math.max(1, Math.min(perRow || geometry.levels, geometry.levels));
+  const rows = Math.ceil(geometry.levels / across);
   const s = flat ? 60 : 40;
   const gap = flat ? 0 : Math.round(s * 0.7);
   const left = flat ? 20 : 6, top = flat ? 6 : 22;
   const levelWidth = geometry.files * s;
-  const width = left + geometry.levels * levelWidth + (geometry.levels - 1) * gap + 6;
-  const height = top + geometry.ranks * s + (flat ? 22 : 6);
+  const levelHeight = geometry.ranks * s + (flat ? 0 : top);
+  const width = left + across * levelWidth + (across - 1) * gap + 6;
+  const height = top + rows * levelHeight - (flat ? 0 : top) + (flat ? 22 : 6);
+  const origin = (z) => ({
+    x: left + (z % across) * (levelWidth + gap),
+    y: top + Math.floor(z / across) * levelHeight,
+  });
   const place = (cell) => {
     const { x, y, z } = coords(geometry, cell);
     const col = turned ? geometry.files - 1 - x : x;
     const row = turned ? y : geometry.ranks - 1 - y;
-    return { x: left + z * (levelWidth + gap) + col * s, y: top + row * s };
+    const o = origin(z);
+    return { x: o.x + col * s, y: o.y + row * s };
   };
-  return { s, gap, left, top, levelWidth, width, height, place, flat };
+  return { s, gap, left, top, levelWidth, width, height, place, origin, flat };
 }
 
 function squares(geometry, lay, marks) {
@@ -62,9 +70,9 @@ function captions(geometry, lay, turned) {
   for (let z = 0; z < geometry.levels; z++) {
     const first = z * geometry.files * geometry.ranks;
     const last = first + geometry.files * geometry.ranks - 1;
-    const x = lay.left + z * (lay.levelWidth + lay.gap);
+    const o = lay.origin(z);
     const corner = turned ? geometry.cells[last] : geometry.cells[first];
-    out += `<text class="level-label" x="${x + lay.levelWidth / 2}" y="15" text-anchor="middle">level ${z + 1} (${corner} bottom left)</text>`;
+    out += `<text class="level-label" x="${o.x + lay.levelWidth / 2}" y="${o.y - 7}" text-anchor="middle">level ${z + 1} · ${corner} at bottom left</text>`;
   }
   return out;
 }
@@ -112,8 +120,8 @@ function pieces(state, board, lay, marks) {
 }
 
 // The whole board. `marks`: selected cell, targets, lastMoves, best {from, to}, dragging.
-export function boardSvg(state, board, turned, marks) {
-  const lay = layout(state.geometry, turned);
+export function boardSvg(state, board, turned, marks, perRow) {
+  const lay = layout(state.geometry, turned, perRow);
   const best = marks.best ? arrow(lay, marks.best.from, marks.best.to) : "";
   return `<svg id="board-svg" viewBox="0 0 ${lay.width} ${lay.height}" xmlns="http://www.w3.org/2000/svg">` +
     `<defs><marker id="head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3" markerHeight="3" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#1a9c3a"/></marker></defs>` +
