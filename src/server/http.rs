@@ -9,9 +9,9 @@ use super::table::{Budget, Room, Seat};
 use super::view::{PlyView, TargetsView};
 use crate::search::multi_player::Method;
 use serde_json::{json, Value};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::sync::Arc;
-use tiny_http::{Header, Method as HttpMethod, Request, Response};
+use tiny_http::{Method as HttpMethod, Request};
 
 /// Request bodies are small JSON objects; a position string is at most a few kilobytes.
 const MAX_BODY: u64 = 64 * 1024;
@@ -31,47 +31,59 @@ pub fn handle(room: &Arc<Room>, mut request: Request) {
         HttpMethod::Post => read_body(&mut request).and_then(|body| post(room, &path, &body)),
         _ => Err(ApiError::NotFound(path.clone())),
     };
-    let response = match answer {
-        Ok(Answer::Json(v)) => text_response(200, "application/json", v.to_string()),
-        Ok(Answer::File(content_type, body)) => text_response(200, content_type, body.to_string()),
-        Ok(Answer::Download(name, body)) => text_response(200, "application/x-chess-pgn", body)
-            .with_header(header(
-                "Content-Disposition",
-                &format!("attachment; filename=\"{name}\""),
-            )),
+    let (status, content_type, body, download) = match answer {
+        Ok(Answer::Json(v)) => (200, "application/json", v.to_string(), None),
+        Ok(Answer::File(content_type, body)) => (200, content_type, body.to_string(), None),
+        Ok(Answer::Download(name, body)) => (200, "application/x-chess-pgn", body, Some(name)),
         Err(e) => {
             log::info!("{method} {path}: {e}");
-            text_response(
-                e.status(),
-                "application/json",
-                json!({ "error": e.to_string() }).to_string(),
-            )
+            let body = json!({ "error": e.to_string() }).to_string();
+            (e.status(), "application/json", body, None)
         }
     };
-    if let Err(e) = request.respond(response) {
+    if let Err(e) = respond(request, status, content_type, &body, download.as_deref()) {
         log::debug!("{path}: the page went away: {e}");
     }
+}
+
+/// Writes the response and closes the connection. tiny_http serves each connection on a
+/// thread of a pool whose growth can lag behind a browser opening six connections at once;
+/// a kept-alive idle connection then holds a thread and a new one waits for it (the page
+/// hung on loading a module). Closing after every answer frees the thread at once. tiny_http
+/// does not let a `Response` set `Connection`, hence the head written here.
+fn respond(
+    request: Request,
+    status: u16,
+    content_type: &str,
+    body: &str,
+    download: Option<&str>,
+) -> std::io::Result<()> {
+    let reason = match status {
+        200 => "OK",
+        400 => "Bad Request",
+        404 => "Not Found",
+        409 => "Conflict",
+        422 => "Unprocessable Entity",
+        _ => "Error",
+    };
+    let attachment = download
+        .map(|name| format!("Content-Disposition: attachment; filename=\"{name}\"\r\n"))
+        .unwrap_or_default();
+    let mut out = request.into_writer();
+    write!(
+        out,
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\n\
+         Content-Length: {}\r\nCache-Control: no-store\r\n{attachment}Connection: close\r\n\r\n",
+        body.len()
+    )?;
+    out.write_all(body.as_bytes())?;
+    out.flush()
 }
 
 enum Answer {
     Json(Value),
     File(&'static str, &'static str),
     Download(String, String),
-}
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
-}
-
-fn text_response(
-    status: u16,
-    content_type: &str,
-    body: String,
-) -> Response<std::io::Cursor<Vec<u8>>> {
-    Response::from_string(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", content_type))
-        .with_header(header("Cache-Control", "no-store"))
 }
 
 fn get(room: &Arc<Room>, path: &str, query: &str) -> Result<Answer, ApiError> {

@@ -3,7 +3,7 @@
 // the shared game, `info` while the engine thinks).
 
 import { get, post } from "./api.js";
-import { boardSvg } from "./board.js";
+import { arrowSvg, boardSvg } from "./board.js";
 import { pieceIcon } from "./glyphs.js";
 import * as panels from "./panels.js";
 
@@ -50,6 +50,9 @@ async function refresh() {
 
 function setState(next) {
   const variantChanged = !state || state.variant !== next.variant;
+  // A picked-up piece stays picked up when only the seats or the engine changed.
+  const samePosition = state && !variantChanged && state.position === next.position && state.ply === next.ply;
+  const keep = samePosition ? selected : null;
   state = next;
   thinking = next.thinking || [];
   if (variantChanged) {
@@ -66,7 +69,7 @@ function setState(next) {
   }
   if (viewPly !== null && viewPly >= state.ply) viewPly = null;
   announce();
-  selected = null;
+  selected = keep;
   render();
 }
 
@@ -130,18 +133,28 @@ function render() {
     lastMoves: lastMoves(plies),
     best: bestMove(),
     dragging: drag && drag.moved ? drag.from : undefined,
-  }, Number($("per-row").value) || 0);
+  }, perRow());
   renderHands(board);
   $("status").innerHTML = panels.statusHtml(state);
   $("seats").innerHTML = panels.seatsHtml(state);
   $("moves").innerHTML = panels.movesHtml(state, live() ? null : viewPly);
   $("events").innerHTML = panels.eventsHtml(state);
   $("scores").innerHTML = panels.scoresHtml(state, live() ? state.army_scores : viewData.army_scores);
-  $("position").value = live() ? state.position : viewData.position;
+  // Never overwrite what the user is typing (a move of the engine may arrive meanwhile).
+  if (document.activeElement !== $("position")) {
+    $("position").value = live() ? state.position : viewData.position;
+  }
   $("pass-row").hidden = !(humanToMove() && state.legal.some((m) => m.move === "pass"));
   $("viewing").hidden = live();
   $("viewing").textContent = live() ? "" : `Viewing the position after ${viewPly} of ${state.ply} moves (read only).`;
   renderEngine();
+}
+
+function perRow() { return Number($("per-row").value) || 0; }
+
+function renderArrow() {
+  const layer = document.getElementById("arrow-layer");
+  if (layer) layer.innerHTML = arrowSvg(state, turned(), perRow(), bestMove());
 }
 
 function renderEngine() {
@@ -339,7 +352,7 @@ function listen() {
     thinking[line.multipv - 1] = line;
     if (line.multipv === 1) thinking.length = Math.min(thinking.length, state.engine.multipv);
     renderEngine();
-    if (line.multipv === 1 && !drag) render();
+    if (line.multipv === 1) renderArrow();
   });
 }
 

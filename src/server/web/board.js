@@ -114,7 +114,7 @@ function pieces(state, board, lay, marks) {
   for (const [cell, player, kind] of board.pieces) {
     if (cell === marks.dragging) continue;
     const p = lay.place(cell);
-    out += `<g transform="translate(${p.x + lay.s / 2},${p.y + lay.s / 2})" pointer-events="none">${pieceSvg(state.kinds[kind], player, lay.s * 0.4, state.players)}</g>`;
+    out += `<g transform="translate(${p.x + lay.s / 2},${p.y + lay.s / 2})" data-at="${state.geometry.cells[cell]}" pointer-events="none">${pieceSvg(state.kinds[kind], player, lay.s * 0.4, state.players)}</g>`;
   }
   return out;
 }
@@ -122,7 +122,7 @@ function pieces(state, board, lay, marks) {
 // The whole board. `marks`: selected cell, targets, lastMoves, best {from, to}, dragging.
 export function boardSvg(state, board, turned, marks, perRow) {
   const lay = layout(state.geometry, turned, perRow);
-  const best = marks.best ? arrow(lay, marks.best.from, marks.best.to) : "";
+  const best = `<g id="arrow-layer">${arrowSvg(state, turned, perRow, marks.best)}</g>`;
   return `<svg id="board-svg" viewBox="0 0 ${lay.width} ${lay.height}" xmlns="http://www.w3.org/2000/svg">` +
     `<defs><marker id="head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3" markerHeight="3" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#1a9c3a"/></marker></defs>` +
     captions(state.geometry, lay, turned) +
@@ -131,4 +131,11 @@ export function boardSvg(state, board, turned, marks, perRow) {
     pieces(state, board, lay, marks) +
     best +
     `</svg>`;
+}
+
+// The engine's best move alone: redrawn on every thinking report without touching the cells
+// (so that a click in progress is not lost).
+export function arrowSvg(state, turned, perRow, best) {
+  if (!best) return "";
+  return arrow(layout(state.geometry, turned, perRow), best.from, best.to);
 }
