@@ -17,7 +17,8 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
 fi
 if ! python3 -c "import playwright" 2>/dev/null; then
     echo "serve_browser: installing playwright (Python)" >&2
-    python3 -m pip install -q playwright
+    python3 -m pip install -q playwright 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages playwright
 fi
 [ -x target/release/panoply ] || cargo build --release
 
