@@ -370,6 +370,32 @@ fn engine_moves_for_its_seats_and_undo_returns_to_the_human() {
 }
 
 #[test]
+fn stop_plays_the_move_now_and_pause_holds_the_engine() {
+    let addr = serve("chess");
+    post(addr, "/api/engine", json!({ "movetime": 60000 }));
+    post(addr, "/api/seats", json!({ "seats": ["human", "engine"] }));
+    post(addr, "/api/move", json!({ "move": "d2d4" }));
+    wait_for(addr, |s| s["engine"]["searching"] == "move");
+    let asked = Instant::now();
+    post(addr, "/api/stop", json!({ "play": true }));
+    wait_for(addr, |s| s["ply"] == 2);
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "the 60 s search stopped at once"
+    );
+
+    post(addr, "/api/move", json!({ "move": "e2e4" }));
+    wait_for(addr, |s| s["engine"]["searching"] == "move");
+    let state = post(addr, "/api/stop", json!({}));
+    assert_eq!(state["engine"]["paused"], true);
+    let state = wait_for(addr, |s| s["engine"]["searching"].is_null());
+    assert_eq!(state["ply"], 3, "a paused engine does not move");
+    post(addr, "/api/engine", json!({ "nodes": 300 }));
+    post(addr, "/api/resume", json!({}));
+    wait_for(addr, |s| s["ply"] == 4);
+}
+
+#[test]
 fn analysis_streams_engine_thinking_and_stops() {
     let addr = serve("chess");
     humans(addr, 2);

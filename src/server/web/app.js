@@ -104,10 +104,14 @@ function turned() {
 
 // ---- rendering ----
 
+// The last move of every army in four-player games; the last move alone in two-player games.
 function lastMoves(plies) {
   const last = new Map();
   for (const h of state.history.slice(0, plies)) last.set(h.mover, { player: h.mover, from: h.from, to: h.to });
-  return [...last.values()];
+  const moves = [...last.values()];
+  if (state.players > 2 || plies === 0) return moves;
+  const latest = state.history[plies - 1].mover;
+  return moves.filter((m) => m.player === latest);
 }
 
 function bestMove() {
