@@ -229,6 +229,16 @@ function onCell(cell) {
   render();
 }
 
+// With a piece picked up, what it would arrive as on `cell` when that differs from what it is
+// (Cyclical Armies' type changes; promotions have their picker).
+function arrival(cell) {
+  if (!selected || selected.cell === undefined || !live()) return "";
+  const move = state.legal.find((m) => m.from === selected.cell && m.to === cell && m.promo === null);
+  const piece = state.board.pieces.find(([c]) => c === selected.cell);
+  if (!move || !piece || move.arrives === null || move.arrives === piece[2]) return "";
+  return ` · ${move.move}: the ${state.kinds[piece[2]].name} arrives as ${state.kinds[move.arrives].name} (${state.kinds[move.arrives].token})`;
+}
+
 function cellAt(x, y) {
   const el = document.elementFromPoint(x, y);
   return el && el.dataset && el.dataset.index !== undefined ? Number(el.dataset.index) : null;
@@ -275,7 +285,7 @@ function wireBoard() {
     const index = Number(cell);
     const piece = (live() ? state.board : viewData.board).pieces.find(([c]) => c === index);
     const what = piece ? ` — ${state.names[piece[1]]} ${state.kinds[piece[2]].name} (${state.kinds[piece[2]].token})` : "";
-    $("cell-name").textContent = `${state.geometry.cells[index]}${what}`;
+    $("cell-name").textContent = `${state.geometry.cells[index]}${what}${arrival(index)}`;
   });
 }
 
