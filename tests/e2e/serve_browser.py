@@ -242,6 +242,21 @@ def analysis(page):
     return "analysis: 2 MultiPV lines and the best-move arrow shown live, stopped by Pause"
 
 
+def second_tab_shares_the_game(page):
+    open_game(page, "chess", seats=["human", "human"])
+    other = page.context.new_page()
+    other.goto(f"{BASE}/")
+    other.wait_for_selector("body[data-ready='1']")
+    click_move(page, "e2", "e4")
+    # The server pushes the change; the second tab shows the move without being touched.
+    expect(other.locator("#moves .ply")).to_have_text(["e2e4"])
+    expect(other.locator('[data-at="e4"] .piece')).to_have_attribute("data-kind", "P")
+    click_move(other, "e7", "e5")
+    expect(page.locator("#moves .ply")).to_have_text(["e2e4", "e7e5"])
+    other.close()
+    return "a second tab sees the same game: moves made in either appear in both"
+
+
 def main():
     failures = 0
     with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
@@ -253,7 +268,8 @@ def main():
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         scenarios = [cwda_game_to_mate, promotion_picker, cyclical_type_change, missionary_drop,
-                     aof5_three_engines, aof5_checkmate_announced, analysis]
+                     aof5_three_engines, aof5_checkmate_announced, analysis,
+                     second_tab_shares_the_game]
         for scenario in scenarios:
             start = time.time()
             try:

@@ -17,6 +17,10 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
 fi
 if ! python3 -c "import playwright" 2>/dev/null; then
     echo "serve_browser: installing playwright (Python)" >&2
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null
+    fi
     python3 -m pip install -q playwright 2>/dev/null \
         || python3 -m pip install -q --break-system-packages playwright
 fi
