@@ -461,3 +461,40 @@ fn the_page_and_its_modules_are_served() {
     let (status, _) = http(addr, "GET", "/nothing.js", "");
     assert_eq!(status, 404);
 }
+
+#[test]
+fn the_command_prints_its_address_or_one_line_of_error() {
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_panoply");
+    let out = Command::new(bin)
+        .args(["serve", "--variant", "nochess"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "panoply: unknown variant 'nochess' (run `panoply variants` for the list)"
+    );
+    let mut child = Command::new(bin)
+        .args(["serve", "--port", "0", "--variant", "missionary"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let address = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .to_string();
+    let addr: SocketAddr = address
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    assert_eq!(get(addr, "/api/state")["variant"], "missionary");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
