@@ -20,6 +20,7 @@ pub mod piece;
 pub mod position;
 pub mod protocol;
 pub mod search;
+pub mod server;
 pub mod shell;
 pub mod tournament;
 pub mod tune;

@@ -113,6 +113,14 @@ enum Command {
     Openings(match_command::OpeningsArgs),
     /// Fit the evaluation's weights to recorded positions (Texel tuning); prints a weight file.
     Tune(tune_command::TuneArgs),
+    /// A board in the browser for every game: serves a page on 127.0.0.1 and prints its address.
+    Serve {
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The game on the board at first (the page can change it).
+        #[arg(long, default_value = "chess")]
+        variant: String,
+    },
 }
 
 /// A user-facing failure: printed as one line on stderr, exit code 2.
@@ -183,6 +191,7 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => match_command::run_book_command(args).map_err(Failure),
         Some(Command::Openings(args)) => match_command::run_openings_command(args).map_err(Failure),
         Some(Command::Tune(args)) => tune_command::run(args).map_err(Failure),
+        Some(Command::Serve { port, variant }) => run_serve(port, &variant),
         None => {
             panoply::protocol::run();
             Ok(())
@@ -195,6 +204,15 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn run_serve(port: u16, variant: &str) -> Result<(), Failure> {
+    let server = panoply::server::Server::bind(port, variant)?;
+    let address = format!("http://{}/", server.addr());
+    println!("panoply serve: open {address} in a browser (Ctrl-C stops the server)");
+    println!("  a game by its address: {address}?variant=aof5");
+    server.run();
+    Ok(())
 }
 
 fn position<B: BitSet>(t: &Tables<B>, fen_text: Option<&str>) -> Result<Position<B>, Failure> {

@@ -67,6 +67,13 @@ macro_rules! with_game {
     };
 }
 
+/// Code that needs the game itself, of whichever bitset width (the board server's views):
+/// [`Session::visit`] hands it the concrete `Game<B>`.
+pub trait GameVisitor {
+    type Output;
+    fn visit<B: BitSet>(self, game: &Game<B>) -> Self::Output;
+}
+
 /// A saved game, see [`Session::snapshot`].
 pub struct Snapshot(AnyGame);
 
@@ -264,6 +271,11 @@ impl Session {
                 Some((x, y, p.player(), p.kind()))
             })
             .collect())
+    }
+
+    /// Lets `visitor` read the game (position, history, tables) without copying it.
+    pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        with_game!(&self.game, g => visitor.visit(g))
     }
 
     /// Per-root-move perft counts of the current position, sorted by move string.

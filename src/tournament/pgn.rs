@@ -66,8 +66,12 @@ fn fraction(x: f64) -> String {
     format!("{x:.3}")
 }
 
-/// The `Result` tag: `1-0`, `0-1`, `1/2-1/2`, or one score per seat for more players.
+/// The `Result` tag: `1-0`, `0-1`, `1/2-1/2`, or one score per seat for more players; `*`
+/// when no seat has a point yet (the game is still in progress).
 pub fn result_text(scores: &[f64]) -> String {
+    if scores.iter().all(|&s| s == 0.0) {
+        return "*".into();
+    }
     scores
         .iter()
         .map(|&s| fraction(s))
@@ -285,6 +289,7 @@ mod tests {
         assert_eq!(result_text(&[1.0, 0.0]), "1-0");
         assert_eq!(result_text(&[0.5, 0.5]), "1/2-1/2");
         assert_eq!(result_text(&[0.25; 4]), "1/4-1/4-1/4-1/4");
+        assert_eq!(result_text(&[0.0; 4]), "*");
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_413), (2025, 11, 21));
     }

@@ -50,6 +50,8 @@ pub enum Termination {
     Abandoned,
     /// The referee's move limit.
     Adjudication,
+    /// The game is still in progress (a game saved from the board server).
+    Unterminated,
 }
 
 impl Termination {
@@ -60,6 +62,7 @@ impl Termination {
             Termination::TimeForfeit => "time forfeit",
             Termination::Abandoned => "abandoned",
             Termination::Adjudication => "adjudication",
+            Termination::Unterminated => "unterminated",
         }
     }
 }

@@ -1,0 +1,503 @@
+//! The game on the table: one [`Session`] (the same game and searcher code the protocols
+//! use), who plays each seat, and the engine's thinking. Every change of the game goes
+//! through here; the engine searches on the session's worker thread and its result comes
+//! back through [`Room::search_done`], so requests are answered while the engine thinks.
+//!
+//! All pages share this one game (see the README): the server is a board on a table, and a
+//! second tab is a second chair at it, which is what watching an engine game or a
+//! four-player game from several windows needs; one search thread serves them all.
+
+use super::error::ApiError;
+use super::hub::Hub;
+use super::view::{outcome_text, seat_names, StateView};
+use crate::game::AnyTables;
+use crate::protocol::session::{Finished, Report, Session};
+use crate::protocol::Event;
+use crate::search::multi_player::Method;
+use crate::search::{Limits, Score, SearchOptions};
+use crate::with_tables;
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// The hash table of the server's one searcher.
+const HASH_MB: usize = 32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    Engine,
+}
+
+impl Seat {
+    fn name(self) -> &'static str {
+        match self {
+            Seat::Human => "human",
+            Seat::Engine => "engine",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Seat> {
+        match s {
+            "human" => Some(Seat::Human),
+            "engine" => Some(Seat::Engine),
+            _ => None,
+        }
+    }
+}
+
+/// What the engine spends on a move it plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    pub nodes: Option<u64>,
+    pub movetime_ms: Option<u64>,
+    pub depth: Option<u32>,
+}
+
+impl Budget {
+    fn limits(self) -> Limits {
+        let mut l = Limits {
+            nodes: self.nodes,
+            movetime: self.movetime_ms.map(Duration::from_millis),
+            depth: self.depth,
+            ..Limits::default()
+        };
+        if l.nodes.is_none() && l.movetime.is_none() && l.depth.is_none() {
+            l.movetime = Some(Duration::from_secs(1));
+        }
+        l
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// The engine plays the result for the seat to move.
+    Move,
+    /// Thinking shown to the user until the position changes.
+    Analysis,
+}
+
+struct RunningSearch {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    purpose: Purpose,
+    /// The game's generation when the search started: a result for an older position is
+    /// never played.
+    generation: u64,
+}
+
+pub struct Table {
+    session: Session,
+    seats: Vec<Seat>,
+    budget: Budget,
+    analysis: bool,
+    /// Engine seats wait (after "pause", or an undo in an engine-only game).
+    paused: bool,
+    /// Counts the changes of the game.
+    generation: u64,
+    search: Option<RunningSearch>,
+    next_search: u64,
+    /// The latest line per MultiPV index of the current search.
+    thinking: Vec<Value>,
+}
+
+/// The variant, the seats' names (White, Catholic, ...), who plays them and the result.
+pub struct RecordContext {
+    pub tables: AnyTables,
+    pub seat_names: Vec<String>,
+    pub players: Vec<String>,
+    pub outcome: Option<crate::game::Outcome>,
+}
+
+/// The table and the streams of the pages watching it.
+pub struct Room {
+    table: Mutex<Table>,
+    pub hub: Arc<Hub>,
+}
+
+fn default_seats(players: usize) -> Vec<Seat> {
+    let mut seats = vec![Seat::Engine; players];
+    seats[0] = Seat::Human;
+    seats
+}
+
+impl Room {
+    pub fn new(variant: &str) -> Result<Arc<Room>, ApiError> {
+        let tables = AnyTables::by_name(variant).map_err(ApiError::Variant)?;
+        let options = SearchOptions {
+            hash_mb: HASH_MB,
+            ..SearchOptions::default()
+        };
+        let mut session = Session::new(tables, options);
+        let start = session.variant().start_position.clone();
+        session.set_position(&start).map_err(ApiError::Position)?;
+        let players = session.variant().players();
+        let table = Table {
+            session,
+            seats: default_seats(players),
+            budget: Budget {
+                nodes: None,
+                movetime_ms: Some(1000),
+                depth: None,
+            },
+            analysis: false,
+            paused: false,
+            generation: 0,
+            search: None,
+            next_search: 0,
+            thinking: Vec::new(),
+        };
+        Ok(Arc::new(Room {
+            table: Mutex::new(table),
+            hub: Arc::new(Hub::default()),
+        }))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Table> {
+        // A panicking request thread must not take the game down with it.
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs a change of the game: on success the engine reconsiders and the pages hear of it.
+    fn change<R>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&mut Table) -> Result<R, ApiError>,
+    ) -> Result<Value, ApiError> {
+        let mut t = self.lock();
+        f(&mut t)?;
+        self.changed(&mut t);
+        Ok(t.state())
+    }
+
+    /// After a change: older thinking is stopped and forgotten, the next search is chosen.
+    fn changed(self: &Arc<Self>, t: &mut Table) {
+        t.generation += 1;
+        t.thinking.clear();
+        if let Some(s) = &t.search {
+            s.stop.store(true, Ordering::Relaxed);
+        }
+        self.schedule(t);
+        self.hub
+            .broadcast("state", &json!({ "generation": t.generation }));
+    }
+
+    pub fn state(&self) -> Value {
+        self.lock().state()
+    }
+
+    pub fn visit<V: crate::protocol::session::GameVisitor>(&self, v: V) -> V::Output {
+        self.lock().session.visit(v)
+    }
+
+    /// What the game record needs besides the moves.
+    pub fn record_context(&self) -> RecordContext {
+        let t = self.lock();
+        RecordContext {
+            tables: t.session.tables().clone(),
+            seat_names: t.names(),
+            players: t
+                .seats
+                .iter()
+                .map(|s| match s {
+                    Seat::Human => "Human".to_string(),
+                    Seat::Engine => "Panoply".to_string(),
+                })
+                .collect(),
+            outcome: t.session.outcome(),
+        }
+    }
+
+    /// A human move; `seat`, when given, must be the seat to move.
+    pub fn play(self: &Arc<Self>, mv: &str, seat: Option<usize>) -> Result<Value, ApiError> {
+        self.change(|t| {
+            t.check_can_move(seat)?;
+            t.session.play(mv).map_err(ApiError::from)
+        })
+    }
+
+    /// A new game of `variant` (or the current one) from `position` (or the start).
+    pub fn new_game(
+        self: &Arc<Self>,
+        variant: Option<&str>,
+        position: Option<&str>,
+    ) -> Result<Value, ApiError> {
+        self.change(|t| t.new_game(variant, position))
+    }
+
+    /// Takes back moves until a human is to move (one move if no seat is human).
+    pub fn undo(self: &Arc<Self>) -> Result<Value, ApiError> {
+        self.change(|t| {
+            if t.session.plies_played() == 0 {
+                return Err(ApiError::NothingToUndo);
+            }
+            t.session.undo();
+            if t.seats.contains(&Seat::Human) {
+                while t.seat_to_move() == Seat::Engine && t.session.undo() {}
+            } else {
+                t.paused = true;
+            }
+            Ok(())
+        })
+    }
+
+    pub fn set_seats(self: &Arc<Self>, seats: Vec<Seat>) -> Result<Value, ApiError> {
+        self.change(|t| {
+            if seats.len() != t.seats.len() {
+                return Err(ApiError::BadRequest(format!(
+                    "this game has {} seats, not {}",
+                    t.seats.len(),
+                    seats.len()
+                )));
+            }
+            t.seats = seats;
+            Ok(())
+        })
+    }
+
+    /// Engine settings: budget per move, MultiPV, four-player search method, analysis.
+    pub fn configure(
+        self: &Arc<Self>,
+        budget: Option<Budget>,
+        multi_pv: Option<usize>,
+        method: Option<Method>,
+        analysis: Option<bool>,
+    ) -> Result<Value, ApiError> {
+        self.change(|t| {
+            if let Some(b) = budget {
+                t.budget = b;
+            }
+            if let Some(n) = multi_pv {
+                let options = SearchOptions {
+                    multi_pv: n.clamp(1, 8),
+                    ..*t.session.options()
+                };
+                t.session.set_options(options);
+            }
+            if let Some(m) = method {
+                t.session.set_multi_player_method(m);
+            }
+            if let Some(a) = analysis {
+                t.analysis = a;
+            }
+            Ok(())
+        })
+    }
+
+    /// Stops the engine. With `play_now` the search ends and its move is played (the
+    /// protocols' `stop`); otherwise engine seats pause until [`Room::resume`].
+    pub fn stop(self: &Arc<Self>, play_now: bool) -> Value {
+        let mut t = self.lock();
+        if let Some(s) = &t.search {
+            s.stop.store(true, Ordering::Relaxed);
+        }
+        if !play_now {
+            t.paused = true;
+            t.analysis = false;
+            self.hub
+                .broadcast("state", &json!({ "generation": t.generation }));
+        }
+        t.state()
+    }
+
+    pub fn resume(self: &Arc<Self>) -> Value {
+        let mut t = self.lock();
+        t.paused = false;
+        self.schedule(&mut t);
+        self.hub
+            .broadcast("state", &json!({ "generation": t.generation }));
+        t.state()
+    }
+
+    /// Starts the search the table needs now, if any and if the engine is free.
+    fn schedule(self: &Arc<Self>, t: &mut Table) {
+        if t.search.is_some() || t.session.outcome().is_some() {
+            return;
+        }
+        let purpose = if t.seat_to_move() == Seat::Engine && !t.paused {
+            Purpose::Move
+        } else if t.analysis {
+            Purpose::Analysis
+        } else {
+            return;
+        };
+        let limits = match purpose {
+            Purpose::Move => t.budget.limits(),
+            Purpose::Analysis => Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+        };
+        let id = t.next_search;
+        t.next_search += 1;
+        let stop = Arc::new(AtomicBool::new(false));
+        t.search = Some(RunningSearch {
+            id,
+            stop: stop.clone(),
+            purpose,
+            generation: t.generation,
+        });
+        let (done_tx, done_rx) = channel();
+        let room = Arc::clone(self);
+        let report = self.reporter(id, purpose);
+        t.session.start_search(limits, stop, report, done_tx);
+        // The result comes back on a thread of its own, which takes the table's lock.
+        std::thread::spawn(move || {
+            if let Ok(Event::SearchDone(finished)) = done_rx.recv() {
+                room.search_done(id, finished);
+            }
+        });
+    }
+
+    /// Sends every progress report of search `id` to the pages, and keeps the latest line per
+    /// MultiPV index for pages that open later.
+    fn reporter(self: &Arc<Self>, id: u64, purpose: Purpose) -> Box<dyn FnMut(&Report) + Send> {
+        let room = Arc::downgrade(self);
+        Box::new(move |r: &Report| {
+            let Some(room) = room.upgrade() else { return };
+            let line = info_json(id, purpose, r);
+            {
+                let mut t = room.lock();
+                if t.search.as_ref().map(|s| s.id) != Some(id) {
+                    return;
+                }
+                let i = (r.multipv.max(1) - 1) as usize;
+                if t.thinking.len() <= i {
+                    t.thinking.resize(i + 1, Value::Null);
+                }
+                t.thinking[i] = line.clone();
+            }
+            room.hub.broadcast("info", &line);
+        })
+    }
+
+    /// A search has ended: the engine's move is played if it is still wanted, and the next
+    /// search starts.
+    fn search_done(self: &Arc<Self>, id: u64, finished: Finished) {
+        let mut t = self.lock();
+        let outcome = t.session.finish(finished);
+        if t.search.as_ref().map(|s| s.id) != Some(id) {
+            return;
+        }
+        let search = t.search.take().expect("checked above");
+        let wanted = search.purpose == Purpose::Move
+            && search.generation == t.generation
+            && !t.paused
+            && t.seat_to_move() == Seat::Engine;
+        match outcome.best.filter(|_| wanted) {
+            Some(best) => {
+                if let Err(e) = t.session.play(&best) {
+                    log::error!("the engine's move {best} was refused: {e}");
+                }
+                self.changed(&mut t);
+            }
+            None => {
+                self.schedule(&mut t);
+                self.hub
+                    .broadcast("state", &json!({ "generation": t.generation }));
+            }
+        }
+    }
+}
+
+impl Table {
+    fn seat_to_move(&self) -> Seat {
+        self.seats
+            .get(self.session.side_to_move().index())
+            .copied()
+            .unwrap_or(Seat::Human)
+    }
+
+    fn names(&self) -> Vec<String> {
+        with_tables!(self.session.tables(), tb => seat_names(tb))
+    }
+
+    fn check_can_move(&self, seat: Option<usize>) -> Result<(), ApiError> {
+        let names = self.names();
+        if let Some(o) = self.session.outcome() {
+            return Err(ApiError::GameOver(outcome_text(&names, &o)));
+        }
+        let side = self.session.side_to_move().index();
+        if let Some(s) = seat.filter(|&s| s != side) {
+            return Err(ApiError::WrongSeat {
+                sent: names.get(s).cloned().unwrap_or_else(|| format!("seat {s}")),
+                to_move: names[side].clone(),
+            });
+        }
+        if self.seat_to_move() == Seat::Engine {
+            return Err(ApiError::EngineSeat(names[side].clone()));
+        }
+        Ok(())
+    }
+
+    fn new_game(&mut self, variant: Option<&str>, position: Option<&str>) -> Result<(), ApiError> {
+        let tables = match variant {
+            Some(name) => AnyTables::by_name(name).map_err(ApiError::Variant)?,
+            None => self.session.tables().clone(),
+        };
+        // Parse the position first: a bad one must leave the current game as it was.
+        let start = tables.variant().start_position.clone();
+        let position = position.map(str::trim).filter(|p| !p.is_empty());
+        with_tables!(&tables, tb => {
+            crate::position::fen::parse(tb, position.unwrap_or(&start))
+                .map_err(ApiError::Position)?;
+        });
+        let players = tables.variant().players();
+        if variant.is_some() {
+            self.session.set_tables(tables);
+        }
+        self.session
+            .set_position(position.unwrap_or(&start))
+            .map_err(ApiError::Position)?;
+        if !self.session.is_searching() {
+            self.session.new_game();
+        }
+        if self.seats.len() != players {
+            self.seats = default_seats(players);
+        }
+        self.paused = false;
+        Ok(())
+    }
+
+    fn state(&self) -> Value {
+        let mut v = self.session.visit(StateView);
+        let options = self.session.options();
+        v["seats"] = json!(self.seats.iter().map(|s| s.name()).collect::<Vec<_>>());
+        v["engine"] = json!({
+            "nodes": self.budget.nodes,
+            "movetime": self.budget.movetime_ms,
+            "depth": self.budget.depth,
+            "multipv": options.multi_pv,
+            "method": self.session.multi_player_method().name(),
+            "analysis": self.analysis,
+            "paused": self.paused,
+            "searching": self.search.as_ref().map(|s| match s.purpose {
+                Purpose::Move => "move",
+                Purpose::Analysis => "analysis",
+            }),
+        });
+        v["thinking"] = json!(self.thinking);
+        v["generation"] = json!(self.generation);
+        v
+    }
+}
+
+fn info_json(id: u64, purpose: Purpose, r: &Report) -> Value {
+    let ms = r.time.as_millis() as u64;
+    let score = match r.score {
+        Score::Cp(c) => json!({ "cp": c }),
+        Score::Mate(m) => json!({ "mate": m }),
+    };
+    json!({
+        "search": id,
+        "analysis": purpose == Purpose::Analysis,
+        "depth": r.depth,
+        "seldepth": r.seldepth,
+        "multipv": r.multipv.max(1),
+        "score": score,
+        "nodes": r.nodes,
+        "time": ms,
+        "nps": r.nodes * 1000 / ms.max(1),
+        "pv": r.pv,
+    })
+}

@@ -1,0 +1,500 @@
+//! `panoply serve`'s JSON API over a real TCP socket, for every game family: start, legal
+//! targets, moves, drops, promotions, a Cyclical type change, a four-player checkmate event,
+//! engine moves, undo, the event stream, the game record, and refused requests (4xx with a
+//! one-line message, the game unchanged).
+
+mod common;
+
+use common::{board, tables, with_kings};
+use panoply::server::Server;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+/// A server on a free port with `variant` on the table, serving on a thread of its own.
+fn serve(variant: &str) -> SocketAddr {
+    let server = Server::bind(0, variant).expect("server starts");
+    let addr = server.addr();
+    std::thread::spawn(move || server.run());
+    addr
+}
+
+/// One HTTP/1.0 request (so that the body is never chunked); returns the status and the body.
+fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a response head");
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, body.to_string())
+}
+
+fn get(addr: SocketAddr, path: &str) -> Value {
+    let (status, body) = http(addr, "GET", path, "");
+    assert_eq!(status, 200, "GET {path}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+fn post(addr: SocketAddr, path: &str, body: Value) -> Value {
+    let (status, text) = http(addr, "POST", path, &body.to_string());
+    assert_eq!(status, 200, "POST {path} {body}: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A request the server must refuse with `status` and a one-line message, leaving the game
+/// as it was.
+fn refused(addr: SocketAddr, path: &str, body: &str, status: u16) -> String {
+    let before = get(addr, "/api/state")["position"].clone();
+    let (got, text) = http(addr, "POST", path, body);
+    assert_eq!(got, status, "POST {path} {body}: {text}");
+    let error = serde_json::from_str::<Value>(&text).unwrap()["error"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!error.is_empty() && !error.contains('\n'), "{error:?}");
+    assert_eq!(get(addr, "/api/state")["position"], before, "{path} {body}");
+    error
+}
+
+fn humans(addr: SocketAddr, n: usize) {
+    post(addr, "/api/seats", json!({ "seats": vec!["human"; n] }));
+}
+
+fn moves_of(state: &Value) -> Vec<String> {
+    let mut v: Vec<String> = state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The kind code of the piece on `cell`, if any.
+fn token_on(state: &Value, cell: &str) -> Option<String> {
+    let index = state["geometry"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c == cell)
+        .unwrap();
+    state["board"]["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p[0] == json!(index))
+        .map(|p| {
+            let kind = p[2].as_u64().unwrap() as usize;
+            state["kinds"][kind]["token"].as_str().unwrap().to_string()
+        })
+}
+
+/// Waits until the state satisfies `done` (the engine plays on its own thread).
+fn wait_for(addr: SocketAddr, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let state = get(addr, "/api/state");
+        if done(&state) {
+            return state;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn cwda_start_targets_move_promotion_and_refusals() {
+    let addr = serve("cwda-nutty-rookies");
+    humans(addr, 2);
+    let state = get(addr, "/api/state");
+    assert_eq!(state["variant"], "cwda-nutty-rookies");
+    assert_eq!(state["geometry"]["cells"].as_array().unwrap().len(), 64);
+    assert_eq!(state["legal"].as_array().unwrap().len(), 26);
+    let targets = get(addr, "/api/targets?from=e2");
+    assert_eq!(
+        targets["moves"],
+        json!([{"move": "e2e3", "to": "e3"}, {"move": "e2e4", "to": "e4"}])
+    );
+
+    let state = post(addr, "/api/move", json!({ "move": "e2e4", "seat": 0 }));
+    assert_eq!(state["history"][0]["move"], "e2e4");
+    assert_eq!(token_on(&state, "e4").as_deref(), Some("P"));
+    assert_eq!(state["side"], 1);
+
+    // Refusals: each one line, each leaving the game as it was.
+    assert!(refused(addr, "/api/move", r#"{"move": "e2e4"}"#, 422).contains("not a legal move"));
+    assert!(refused(addr, "/api/move", r#"{"move": "zz9"}"#, 400).contains("not a move string"));
+    assert_eq!(
+        refused(addr, "/api/move", r#"{"move": "e7e5", "seat": 0}"#, 409),
+        "it is Black's turn, not White's"
+    );
+    assert!(
+        refused(addr, "/api/new", r#"{"variant": "cwda-nutty-elves"}"#, 400)
+            .contains("unknown army")
+    );
+    assert!(refused(addr, "/api/new", r#"{"variant": "nochess"}"#, 400).contains("unknown variant"));
+    assert!(
+        refused(addr, "/api/new", r#"{"position": "8/8/8 w - - 0 1"}"#, 400)
+            .starts_with("bad position string")
+    );
+    assert!(refused(addr, "/api/move", "{not json", 400).contains("not JSON"));
+    assert!(refused(addr, "/api/seats", r#"{"seats": ["human"]}"#, 400).contains("2 seats"));
+    assert!(refused(addr, "/api/nothing", "{}", 404).contains("no such page"));
+    let (status, _) = http(addr, "GET", "/api/view?ply=9", "");
+    assert_eq!(status, 404);
+
+    // Promotion: every choice is a legal move of its own, with the kind it promotes to.
+    post(
+        addr,
+        "/api/new",
+        json!({ "position": "4k3/P7/8/8/8/8/8/4K3 w - - 0 1" }),
+    );
+    let state = get(addr, "/api/state");
+    let promotions: Vec<&Value> = state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["from"] == json!(48))
+        .collect();
+    assert_eq!(promotions.len(), 4, "{promotions:?}");
+    assert!(promotions
+        .iter()
+        .all(|m| m["promo"].is_u64() && m["to"] == json!(56)));
+    let state = post(addr, "/api/move", json!({ "move": "a7a8g" }));
+    assert_eq!(token_on(&state, "a8").as_deref(), Some("G"));
+}
+
+#[test]
+fn a_game_to_checkmate_shows_the_result_and_refuses_further_moves() {
+    let addr = serve("chess");
+    humans(addr, 2);
+    for m in ["f2f3", "e7e5", "g2g4"] {
+        post(addr, "/api/move", json!({ "move": m }));
+    }
+    let state = post(addr, "/api/move", json!({ "move": "d8h4" }));
+    assert_eq!(state["outcome"]["text"], "Black wins by checkmate");
+    assert_eq!(state["outcome"]["reason"], "checkmate");
+    assert_eq!(state["legal"], json!([]));
+    assert!(refused(addr, "/api/move", r#"{"move": "a2a3"}"#, 409).starts_with("the game is over"));
+    let (status, pgn) = http(addr, "GET", "/api/game.pgn", "");
+    assert_eq!(status, 200);
+    assert!(
+        pgn.contains("[Result \"0-1\"]") && pgn.contains("1. f2f3 e7e5 2. g2g4 d8h4"),
+        "{pgn}"
+    );
+    // Stepping back: the board before the last move.
+    let view = get(addr, "/api/view?ply=3");
+    assert!(view["position"]
+        .as_str()
+        .unwrap()
+        .starts_with("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/"));
+}
+
+#[test]
+fn swda_and_shatranj_start_and_move() {
+    let addr = serve("swda-posh-amphibians");
+    humans(addr, 2);
+    let state = get(addr, "/api/state");
+    assert_eq!(moves_of(&state).len(), 14);
+    let state = post(addr, "/api/move", json!({ "move": "g1f3" }));
+    assert_eq!(state["history"][0]["move"], "g1f3");
+    let state = post(addr, "/api/new", json!({ "variant": "shatranj" }));
+    assert_eq!(state["variant"], "shatranj");
+    assert_eq!(state["ply"], 0);
+}
+
+#[test]
+fn cyclical_pieces_arrive_as_their_next_type() {
+    let addr = serve("cyclical");
+    humans(addr, 2);
+    let state = get(addr, "/api/state");
+    let knight = state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == "g1f3")
+        .unwrap()
+        .clone();
+    let before = token_on(&state, "g1").unwrap();
+    let arrives = state["kinds"][knight["arrives"].as_u64().unwrap() as usize]["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_ne!(before, arrives, "the piece changes type when it moves");
+    let state = post(addr, "/api/move", json!({ "move": "g1f3" }));
+    assert_eq!(token_on(&state, "f3"), Some(arrives));
+}
+
+#[test]
+fn missionary_drop_from_the_hand() {
+    let addr = serve("missionary");
+    humans(addr, 2);
+    // Black Emperor on ua8; White Emperor on vb6 and a Rook on zb8; a Rook in White's hand.
+    let empty = "6/6/6/6/6/6/6/6";
+    let levels = [
+        "k5/6/6/6/6/6/6/6",
+        "6/6/1K4/6/6/6/6/6",
+        empty,
+        empty,
+        empty,
+        "1R4/6/6/6/6/6/6/6",
+    ];
+    let position = format!("{}[R] w - - 0 1", levels.join("|"));
+    let state = post(addr, "/api/new", json!({ "position": position }));
+    assert_eq!(state["geometry"]["levels"], 6);
+    let rook = state["board"]["hands"][0][0].clone();
+    assert_eq!(rook[1], 1, "one Rook in hand: {rook}");
+    let drop = state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == "R@wc5")
+        .unwrap()
+        .clone();
+    assert_eq!(drop["drop"], rook[0]);
+    assert_eq!(drop["from"], Value::Null);
+    let state = post(addr, "/api/move", json!({ "move": "R@wc5" }));
+    assert_eq!(token_on(&state, "wc5").as_deref(), Some("R"));
+    assert_eq!(state["board"]["hands"][0], json!([]));
+    assert!(refused(addr, "/api/move", r#"{"move": "R@wc6"}"#, 422).contains("not a legal move"));
+}
+
+#[test]
+fn four_player_checkmate_event_with_its_promotions() {
+    let addr = serve("aof5");
+    humans(addr, 4);
+    // The Catholic Rook on az4 looks down the az column at the Islamic King on az2; the
+    // Byzantine Knight on az3 moves away in the Byzantine turn, and the Catholics checkmate.
+    let t = tables("aof5");
+    let pieces = with_kings(&[("az4", "cR"), ("az3", "bN"), ("dv1", "iN")]);
+    let position = format!("{} c cpib - 0 1", board(&t, &pieces));
+    post(addr, "/api/new", json!({ "position": position }));
+    assert_eq!(
+        refused(addr, "/api/move", r#"{"move": "jz2iz2", "seat": 1}"#, 409),
+        "it is Catholic's turn, not Protestant's"
+    );
+    let mut state = Value::Null;
+    for (seat, m) in [(0, "js2is2"), (1, "jz2iz2"), (2, "dv1fw1"), (3, "az3bx3")] {
+        state = post(addr, "/api/move", json!({ "move": m, "seat": seat }));
+    }
+    assert_eq!(state["alive"], json!([true, true, false, true]));
+    assert_eq!(state["side"], 0, "the checkmater moves");
+    let event = &state["history"][3]["checkmates"];
+    assert_eq!(event["by"], 0);
+    assert_eq!(event["victims"], json!([2]));
+    let promoted: Vec<(String, String)> = event["promotions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let kind = |k: &Value| {
+                state["kinds"][k.as_u64().unwrap() as usize]["token"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            };
+            (
+                p["cell"].as_str().unwrap().to_string(),
+                format!("{}>{}", kind(&p["from"]), kind(&p["to"])),
+            )
+        })
+        .collect();
+    assert!(
+        promoted.contains(&("az4".into(), "R>DU".into())),
+        "{promoted:?}"
+    );
+    assert!(
+        promoted.contains(&("is2".into(), "K>E".into())),
+        "{promoted:?}"
+    );
+    assert_eq!(state["outcome"], Value::Null);
+    let scores = state["army_scores"].as_array().unwrap();
+    assert_eq!(scores[2], 0, "an army out of play has no score");
+    // The four-player record names the eliminated army after the move.
+    let (_, record) = http(addr, "GET", "/api/game.pgn", "");
+    assert!(
+        record.contains("[Players \"4\"]") && record.contains("b:az3bx3 {checkmated: Islamic}"),
+        "{record}"
+    );
+}
+
+#[test]
+fn engine_moves_for_its_seats_and_undo_returns_to_the_human() {
+    let addr = serve("chess");
+    post(addr, "/api/engine", json!({ "nodes": 300 }));
+    post(addr, "/api/seats", json!({ "seats": ["human", "engine"] }));
+    assert!(
+        refused(addr, "/api/move", r#"{"move": "e7e5", "seat": 1}"#, 409).contains("White's turn")
+    );
+    post(addr, "/api/move", json!({ "move": "e2e4", "seat": 0 }));
+    let state = wait_for(addr, |s| s["ply"] == 2);
+    assert_eq!(state["side"], 0);
+    assert!(moves_of(&state).len() > 20);
+    let state = post(addr, "/api/undo", json!({}));
+    assert_eq!(
+        state["ply"], 0,
+        "undo takes back the engine's reply and the human move"
+    );
+    assert!(refused(addr, "/api/undo", "{}", 409).contains("no move to take back"));
+
+    // Four players, the engine playing three armies: it moves until the human's turn.
+    post(addr, "/api/new", json!({ "variant": "aof5" }));
+    let state = get(addr, "/api/state");
+    assert_eq!(
+        state["seats"],
+        json!(["human", "engine", "engine", "engine"])
+    );
+    post(addr, "/api/move", json!({ "move": "gt1ft1", "seat": 0 }));
+    let state = wait_for(addr, |s| s["ply"] == 4);
+    assert_eq!(state["side"], 0);
+    let movers: Vec<&Value> = state["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| &h["mover"])
+        .collect();
+    assert_eq!(movers, [&json!(0), &json!(1), &json!(2), &json!(3)]);
+}
+
+#[test]
+fn stop_plays_the_move_now_and_pause_holds_the_engine() {
+    let addr = serve("chess");
+    post(addr, "/api/engine", json!({ "movetime": 60000 }));
+    post(addr, "/api/seats", json!({ "seats": ["human", "engine"] }));
+    post(addr, "/api/move", json!({ "move": "d2d4" }));
+    wait_for(addr, |s| s["engine"]["searching"] == "move");
+    let asked = Instant::now();
+    post(addr, "/api/stop", json!({ "play": true }));
+    wait_for(addr, |s| s["ply"] == 2);
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "the 60 s search stopped at once"
+    );
+
+    post(addr, "/api/move", json!({ "move": "e2e4" }));
+    wait_for(addr, |s| s["engine"]["searching"] == "move");
+    let state = post(addr, "/api/stop", json!({}));
+    assert_eq!(state["engine"]["paused"], true);
+    let state = wait_for(addr, |s| s["engine"]["searching"].is_null());
+    assert_eq!(state["ply"], 3, "a paused engine does not move");
+    post(addr, "/api/engine", json!({ "nodes": 300 }));
+    post(addr, "/api/resume", json!({}));
+    wait_for(addr, |s| s["ply"] == 4);
+}
+
+#[test]
+fn analysis_streams_engine_thinking_and_stops() {
+    let addr = serve("chess");
+    humans(addr, 2);
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(stream, "GET /api/events HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut events = BufReader::new(stream);
+    let mut line = String::new();
+    events.read_line(&mut line).unwrap();
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+
+    post(
+        addr,
+        "/api/engine",
+        json!({ "analysis": true, "multipv": 2 }),
+    );
+    let mut infos = Vec::new();
+    while infos.len() < 4 {
+        line.clear();
+        events.read_line(&mut line).unwrap();
+        if let Some(data) = line.strip_prefix("data: ") {
+            let v: Value = serde_json::from_str(data).unwrap();
+            if v.get("depth").is_some() {
+                infos.push(v);
+            }
+        }
+    }
+    assert!(infos.iter().any(|i| i["multipv"] == 2), "{infos:?}");
+    assert!(infos
+        .iter()
+        .all(|i| i["analysis"] == true && i["pv"].as_array().is_some_and(|pv| !pv.is_empty())));
+    assert_eq!(get(addr, "/api/state")["engine"]["searching"], "analysis");
+    let state = post(addr, "/api/stop", json!({}));
+    assert_eq!(state["engine"]["analysis"], false);
+    wait_for(addr, |s| s["engine"]["searching"].is_null());
+    assert_eq!(
+        get(addr, "/api/state")["ply"],
+        0,
+        "analysis never plays a move"
+    );
+}
+
+#[test]
+fn the_page_and_its_modules_are_served() {
+    let addr = serve("chess");
+    let (status, html) = http(addr, "GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(html.contains("<script type=\"module\" src=\"/app.js\">"));
+    for file in [
+        "/app.js",
+        "/api.js",
+        "/board.js",
+        "/glyphs.js",
+        "/panels.js",
+        "/style.css",
+    ] {
+        let (status, text) = http(addr, "GET", file, "");
+        assert_eq!(status, 200, "{file}");
+        assert!(!text.is_empty(), "{file}");
+    }
+    let (status, _) = http(addr, "GET", "/nothing.js", "");
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn the_command_prints_its_address_or_one_line_of_error() {
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_panoply");
+    let out = Command::new(bin)
+        .args(["serve", "--variant", "nochess"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "panoply: unknown variant 'nochess' (run `panoply variants` for the list)"
+    );
+    let mut child = Command::new(bin)
+        .args(["serve", "--port", "0", "--variant", "missionary"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let address = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .to_string();
+    let addr: SocketAddr = address
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    assert_eq!(get(addr, "/api/state")["variant"], "missionary");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
