@@ -137,7 +137,10 @@ impl Shell {
         let mut input = input;
         while let Some(line) = crate::protocol::read_line(&mut input) {
             let Some(line) = line else {
-                writeln!(out, "error: line longer than {MAX_LINE_BYTES} bytes ignored")?;
+                writeln!(
+                    out,
+                    "error: line longer than {MAX_LINE_BYTES} bytes ignored"
+                )?;
                 continue;
             };
             match self.execute(&line) {

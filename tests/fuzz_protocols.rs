@@ -51,7 +51,11 @@ fn show(input: &[Vec<u8>]) -> String {
         .map(|l| {
             let text = String::from_utf8_lossy(l);
             if text.len() > 200 {
-                format!("{}... ({} bytes)", &text[..text.floor_char_boundary(200)], l.len())
+                format!(
+                    "{}... ({} bytes)",
+                    &text[..text.floor_char_boundary(200)],
+                    l.len()
+                )
             } else {
                 text.into_owned()
             }
@@ -206,13 +210,38 @@ fn inputs_that_once_broke_the_engine() {
     let ping = format!("ping {FINAL_PING}");
     let cases: Vec<(&str, bool, Vec<&[u8]>)> = vec![
         // Aborted allocating 64 GB.
-        ("xboard memory", false, vec![b"xboard", b"protover 2", b"memory 99999999999", ping.as_bytes()]),
+        (
+            "xboard memory",
+            false,
+            vec![
+                b"xboard",
+                b"protover 2",
+                b"memory 99999999999",
+                ping.as_bytes(),
+            ],
+        ),
         // Aborted on a machine with less memory than this (inside UCI's range).
-        ("uci hash", true, vec![b"uci", b"setoption name Hash value 65536", b"isready"]),
+        (
+            "uci hash",
+            true,
+            vec![b"uci", b"setoption name Hash value 65536", b"isready"],
+        ),
         // A line that is not UTF-8 ended the session (read as the end of input).
         ("not utf-8", true, vec![b"uci", b"\xff\xfe go", b"isready"]),
         // `quit` during a search for a move: the pending `pong` came without the move.
-        ("quit while thinking", false, vec![b"xboard", b"protover 2", b"new", b"st 30", b"usermove e2e4", ping.as_bytes(), b"quit"]),
+        (
+            "quit while thinking",
+            false,
+            vec![
+                b"xboard",
+                b"protover 2",
+                b"new",
+                b"st 30",
+                b"usermove e2e4",
+                ping.as_bytes(),
+                b"quit",
+            ],
+        ),
     ];
     for (name, uci, lines) in cases {
         let input: Vec<Vec<u8>> = lines.iter().map(|l| l.to_vec()).collect();

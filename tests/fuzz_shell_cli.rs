@@ -93,7 +93,14 @@ fn hostile_position_strings_on_the_command_line() {
         };
         let s = |x: &str| x.to_string();
         let args: Vec<String> = match rng.below(3) {
-            0 => vec![s("perft"), s("1"), s("--variant"), s(variant), s("--fen"), fen],
+            0 => vec![
+                s("perft"),
+                s("1"),
+                s("--variant"),
+                s(variant),
+                s("--fen"),
+                fen,
+            ],
             1 => vec![s("show"), s("--variant"), s(variant), s("--fen"), fen],
             _ => vec![
                 s("selfplay"),

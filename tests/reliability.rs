@@ -47,11 +47,18 @@ fn uci_refuses_a_hash_larger_than_the_machine_and_keeps_playing() {
             "readyok",
         );
         assert_eq!(out.len(), 1, "{out:?}");
-        assert!(out[0].starts_with("info string option Hash: a hash table of"), "{out:?}");
+        assert!(
+            out[0].starts_with("info string option Hash: a hash table of"),
+            "{out:?}"
+        );
         assert!(out[0].ends_with("the table stays at 64 MB"), "{out:?}");
     }
     // Outside the advertised range: refused by the range check.
-    let out = e.exchange("setoption name Hash value 99999999999", "isready", "readyok");
+    let out = e.exchange(
+        "setoption name Hash value 99999999999",
+        "isready",
+        "readyok",
+    );
     assert_eq!(out.len(), 1, "{out:?}");
     assert!(out[0].contains("not a number from 1 to 65536"), "{out:?}");
     e.send("position startpos moves e2e4");
@@ -116,7 +123,8 @@ fn bytes_that_are_not_utf8_are_an_unknown_command_not_the_end() {
     e.send_bytes(b"\xff\xfe go \xc3\x28 depth 1");
     let out = e.exchange("isready", "isready", "readyok");
     assert!(
-        out.iter().any(|l| l.starts_with("info string unknown command")),
+        out.iter()
+            .any(|l| l.starts_with("info string unknown command")),
         "{out:?}"
     );
     let mut x = xboard();

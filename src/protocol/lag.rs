@@ -40,8 +40,14 @@ impl LagMeter {
 
     /// Our move was sent now.
     pub fn answered(&mut self) {
+        self.answered_at(Instant::now());
+    }
+
+    /// Our move was sent at `sent`.
+    fn answered_at(&mut self, sent: Instant) {
         if let Some((left, increment, at)) = self.asked.take() {
-            self.expected = Some(left.saturating_sub(at.elapsed()) + increment);
+            let spent = sent.saturating_duration_since(at);
+            self.expected = Some(left.saturating_sub(spent).saturating_add(increment));
         }
     }
 
@@ -62,14 +68,13 @@ mod tests {
     #[test]
     fn the_clock_falling_behind_our_own_count_is_lag() {
         let mut m = LagMeter::default();
-        // Asked long ago, answered now: we spent at least 200 ms by our own count.
-        let long_ago = Instant::now() - ms(200);
-        assert_eq!(m.asked(ms(1000), ms(10), long_ago), Duration::ZERO);
-        m.answered();
-        // We expected at most 1000 - 200 + 10 = 810 ms; the GUI says 700.
-        let lag = m.asked(ms(700), ms(10), Instant::now());
-        assert!(lag >= ms(110) && lag < ms(200), "{lag:?}");
-        m.answered();
+        let t0 = Instant::now();
+        assert_eq!(m.asked(ms(1000), ms(10), t0), Duration::ZERO);
+        // 200 ms by our own count.
+        m.answered_at(t0 + ms(200));
+        // We expected 1000 - 200 + 10 = 810 ms; the GUI says 700.
+        assert_eq!(m.asked(ms(700), ms(10), t0 + ms(300)), ms(110));
+        m.answered_at(t0 + ms(310));
         // A clock ahead of our count is no lag; the largest recent one is kept.
         assert!(m.asked(ms(5000), ms(10), Instant::now()) >= ms(110));
         m.clear();

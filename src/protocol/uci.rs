@@ -1,9 +1,9 @@
 //! UCI. Variants are chosen with the `UCI_Variant` option, whose choices are every name in
 //! the registry (army pairings are variant names, e.g. `cwda-nutty-rookies`).
 
+use super::lag::LagMeter;
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::session::{default_options, Finished, Report, Session, MAX_HASH_MB, MAX_THREADS};
-use super::lag::LagMeter;
 use super::{Event, Inbox, Output, Protocol};
 use crate::game::AnyTables;
 use crate::games;
@@ -134,7 +134,8 @@ impl Uci {
     }
 
     fn identify(&self) {
-        self.out.send(&format!("id name Panoply {}", env!("CARGO_PKG_VERSION")));
+        self.out
+            .send(&format!("id name Panoply {}", env!("CARGO_PKG_VERSION")));
         self.out.send("id author the Panoply authors");
         let names = games::names();
         let vars: Vec<String> = names.iter().map(|n| format!("var {n}")).collect();
@@ -155,7 +156,8 @@ impl Uci {
             "option name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
             o.multi_pv
         ));
-        self.out.send(&format!("option name {OWN_BOOK} type check default false"));
+        self.out
+            .send(&format!("option name {OWN_BOOK} type check default false"));
         self.out.send(&format!(
             "option name {BOOK_FILE} type string default <empty>"
         ));

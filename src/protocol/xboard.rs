@@ -7,11 +7,11 @@
 //! variant the engine sends `setup` and `piece` commands, so XBoard can keep legality
 //! testing on.
 
+use super::lag::LagMeter;
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::session::{default_options, Finished, Report, Session, MAX_HASH_MB, MAX_THREADS};
 use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
 use super::xboard_targets::{self, Targets};
-use super::lag::LagMeter;
 use super::{Event, Inbox, Output, Protocol};
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
@@ -264,7 +264,8 @@ impl XBoard {
              sigint=0 sigterm=0 san=0 time=1 draw=0 reuse=1 highlight=1 myname=\"Panoply {}\"",
             env!("CARGO_PKG_VERSION")
         ));
-        self.out.send(&format!("feature variants=\"{}\"", variants.join(",")));
+        self.out
+            .send(&format!("feature variants=\"{}\"", variants.join(",")));
         let armies = |default: Army| {
             ARMY_CHOICES
                 .iter()
@@ -414,7 +415,8 @@ impl XBoard {
             return;
         };
         let shape = self.session.variant().shape;
-        self.out.send(&targets.highlight_command(shape.files, shape.ranks));
+        self.out
+            .send(&targets.highlight_command(shape.files, shape.ranks));
         if let Some(choice) = targets.choice_on_lift() {
             self.out.send(&choice);
         }
@@ -634,7 +636,9 @@ impl XBoard {
         let mut limits = self.move_limits();
         // Only a clock XBoard sent (`time`) can be compared with our own count.
         if let (Some(c), Some(_)) = (&mut limits.clock, self.clock.own_time) {
-            c.lag = self.lag.asked(c.time_left, c.increment, self.inbox.arrival());
+            c.lag = self
+                .lag
+                .asked(c.time_left, c.increment, self.inbox.arrival());
         }
         if let Some(mv) = self.book.choose(&self.session) {
             return self.play_own_move(mv);

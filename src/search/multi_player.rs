@@ -193,7 +193,10 @@ pub fn search<B: BitSet, U: Utility<B>>(
             break;
         }
         // The next iteration takes longer than all before it: do not start it late.
-        if limits.soft.is_some_and(|soft| s.start.elapsed() >= soft.mul_f64(0.6)) {
+        if limits
+            .soft
+            .is_some_and(|soft| s.start.elapsed() >= soft.mul_f64(0.6))
+        {
             break;
         }
     }

@@ -226,7 +226,10 @@ mod tests {
     fn short_of_time_the_engine_spends_well_under_its_increment() {
         for ms in [0, 5, 60, 150, 299] {
             let b = budget(&clock(ms, 10, None));
-            assert!(b.hard.unwrap() <= Duration::from_millis(3), "{ms} ms left: {b:?}");
+            assert!(
+                b.hard.unwrap() <= Duration::from_millis(3),
+                "{ms} ms left: {b:?}"
+            );
         }
         // Above the floor the clock is spent as usual.
         let b = budget(&clock(600, 10, None));

@@ -122,9 +122,29 @@ pub fn odd_number(rng: &mut Rng) -> String {
 /// Move-like junk: wrong squares, wrong suffixes, drops of nothing, cells of other boards.
 pub fn junk_move(rng: &mut Rng) -> String {
     const JUNK: &[&str] = &[
-        "e9e4", "a0a1", "i1i2", "e2e4qq", "e7e8=", "P@", "@e4", "Q@z9", "wd2wd9+", "zz9zz9",
-        "gs1es1=", "pass", "0000", "O-O-O", "e2", "e2-e4", "E2E4", "a1a1", "+I@wc5", "k1k1k1",
-        "ás1", "e2e4\u{0}", "xc3xc4xc5",
+        "e9e4",
+        "a0a1",
+        "i1i2",
+        "e2e4qq",
+        "e7e8=",
+        "P@",
+        "@e4",
+        "Q@z9",
+        "wd2wd9+",
+        "zz9zz9",
+        "gs1es1=",
+        "pass",
+        "0000",
+        "O-O-O",
+        "e2",
+        "e2-e4",
+        "E2E4",
+        "a1a1",
+        "+I@wc5",
+        "k1k1k1",
+        "ás1",
+        "e2e4\u{0}",
+        "xc3xc4xc5",
     ];
     rng.pick(JUNK).to_string()
 }
@@ -247,16 +267,71 @@ fn uci_command(rng: &mut Rng, variant: &str, line: &Line) -> Vec<u8> {
             rng.below(30),
             rng.below(30)
         ),
-        9 => format!("go {} {}", rng.pick(&["depth", "nodes", "movetime", "wtime", "movestogo", "mate"]), odd_number(rng)),
-        10 => rng.pick(&["go infinite", "go ponder movetime 10", "stop", "ponderhit", "isready", "ucinewgame", "debug on", "register later", "go searchmoves e2e4", "go perft 1", "uci"]).to_string(),
+        9 => format!(
+            "go {} {}",
+            rng.pick(&["depth", "nodes", "movetime", "wtime", "movestogo", "mate"]),
+            odd_number(rng)
+        ),
+        10 => rng
+            .pick(&[
+                "go infinite",
+                "go ponder movetime 10",
+                "stop",
+                "ponderhit",
+                "isready",
+                "ucinewgame",
+                "debug on",
+                "register later",
+                "go searchmoves e2e4",
+                "go perft 1",
+                "uci",
+            ])
+            .to_string(),
         11 => format!("setoption name Hash value {}", rng.pick(&["1", "2", "16"])),
-        12 => format!("setoption name {} value {}", rng.pick(&["Hash", "Threads", "MultiPV"]), odd_number(rng)),
+        12 => format!(
+            "setoption name {} value {}",
+            rng.pick(&["Hash", "Threads", "MultiPV"]),
+            odd_number(rng)
+        ),
         13 => format!("setoption name Threads value {}", 1 + rng.below(2)),
         14 => format!("setoption name MultiPV value {}", 1 + rng.below(3)),
-        15 => format!("setoption name UCI_Variant value {}", if rng.chance(50) { variant.to_string() } else { junk_move(rng) }),
-        16 => format!("setoption name MultiPlayerSearch value {}", rng.pick(&["paranoid", "brs", "minimax", ""])),
-        17 => format!("setoption name {} value {}", rng.pick(&["OwnBook", "BookFile"]), rng.pick(&["true", "false", "maybe", "/nonexistent", "<empty>", "/dev/null", "/"])),
-        18 => rng.pick(&["setoption", "setoption name", "setoption value 5", "position", "position fen", "position moves", "go wtime", "quit-not"]).to_string(),
+        15 => format!(
+            "setoption name UCI_Variant value {}",
+            if rng.chance(50) {
+                variant.to_string()
+            } else {
+                junk_move(rng)
+            }
+        ),
+        16 => format!(
+            "setoption name MultiPlayerSearch value {}",
+            rng.pick(&["paranoid", "brs", "minimax", ""])
+        ),
+        17 => format!(
+            "setoption name {} value {}",
+            rng.pick(&["OwnBook", "BookFile"]),
+            rng.pick(&[
+                "true",
+                "false",
+                "maybe",
+                "/nonexistent",
+                "<empty>",
+                "/dev/null",
+                "/"
+            ])
+        ),
+        18 => rng
+            .pick(&[
+                "setoption",
+                "setoption name",
+                "setoption value 5",
+                "position",
+                "position fen",
+                "position moves",
+                "go wtime",
+                "quit-not",
+            ])
+            .to_string(),
         19 => junk_move(rng),
         20 => format!("position startpos moves {}", line.moves.join(" ")),
         _ => format!("{} {}", junk_move(rng), odd_number(rng)),
@@ -308,24 +383,102 @@ fn xboard_command(rng: &mut Rng, variant: &str, line: &Line) -> Vec<u8> {
         3 => format!("usermove {}", junk_move(rng)),
         4 => format!("setboard {}", line.after),
         5 => format!("setboard {}", mangle_position(rng, &line.after)),
-        6 => format!("level {} {} {}", rng.below(60), rng.pick(&["0:01", "1", "0:00", "5:30"]), rng.pick(&["0", "0.01", "1"])),
-        7 => format!("level {} {} {}", odd_number(rng), odd_number(rng), odd_number(rng)),
+        6 => format!(
+            "level {} {} {}",
+            rng.below(60),
+            rng.pick(&["0:01", "1", "0:00", "5:30"]),
+            rng.pick(&["0", "0.01", "1"])
+        ),
+        7 => format!(
+            "level {} {} {}",
+            odd_number(rng),
+            odd_number(rng),
+            odd_number(rng)
+        ),
         8 => format!("st {}", rng.pick(&["0.01", "0.005", "1"])),
-        9 => format!("{} {}", rng.pick(&["st", "sd", "time", "otim", "memory", "cores", "ping"]), odd_number(rng)),
+        9 => format!(
+            "{} {}",
+            rng.pick(&["st", "sd", "time", "otim", "memory", "cores", "ping"]),
+            odd_number(rng)
+        ),
         10 => format!("time {}", rng.below(200)),
         11 => format!("otim {}", rng.below(200)),
         12 => format!("sd {}", 1 + rng.below(2)),
-        13 => rng.pick(&["go", "force", "playother", "?", "undo", "remove", "new", "post", "nopost", "hard", "easy", ".", "analyze", "exit", "draw", "hint", "random", "computer", "result 1-0 {x}", "accepted setboard", "rejected ping", "quit-not"]).to_string(),
+        13 => rng
+            .pick(&[
+                "go",
+                "force",
+                "playother",
+                "?",
+                "undo",
+                "remove",
+                "new",
+                "post",
+                "nopost",
+                "hard",
+                "easy",
+                ".",
+                "analyze",
+                "exit",
+                "draw",
+                "hint",
+                "random",
+                "computer",
+                "result 1-0 {x}",
+                "accepted setboard",
+                "rejected ping",
+                "quit-not",
+            ])
+            .to_string(),
         14 => format!("memory {}", rng.pick(&["1", "16", "0"])),
         15 => format!("cores {}", rng.pick(&["1", "2", "0", "257"])),
-        16 => format!("variant {}", if rng.chance(50) { xboard_name(variant).to_string() } else { rng.pick(VARIANTS).to_string() }),
-        17 => format!("option {}={}", rng.pick(&["White Army", "Black Army", "Variant fairy selects", "OwnBook", "BookFile", "Nonsense"]), rng.pick(&["Nutty Knights", "Rookies", "FIDE-Clobberers", "1", "/nonexistent", ""])),
-        18 => format!("{} {}", rng.pick(&["lift", "put", "hover"]), rng.pick(&["e2", "a1", "z9", "", "e"])),
+        16 => format!(
+            "variant {}",
+            if rng.chance(50) {
+                xboard_name(variant).to_string()
+            } else {
+                rng.pick(VARIANTS).to_string()
+            }
+        ),
+        17 => format!(
+            "option {}={}",
+            rng.pick(&[
+                "White Army",
+                "Black Army",
+                "Variant fairy selects",
+                "OwnBook",
+                "BookFile",
+                "Nonsense"
+            ]),
+            rng.pick(&[
+                "Nutty Knights",
+                "Rookies",
+                "FIDE-Clobberers",
+                "1",
+                "/nonexistent",
+                ""
+            ])
+        ),
+        18 => format!(
+            "{} {}",
+            rng.pick(&["lift", "put", "hover"]),
+            rng.pick(&["e2", "a1", "z9", "", "e"])
+        ),
         19 => format!("ping {}", rng.below(1000)),
         20 => format!("protover {}", odd_number(rng)),
-        21 => format!("setboard {}", rng.pick(&["", "8/8/8/8/8/8/8/8 w - - 0 1", "k7/8/8/8/8/8/8/7K w - - 0 1"])),
+        21 => format!(
+            "setboard {}",
+            rng.pick(&[
+                "",
+                "8/8/8/8/8/8/8/8 w - - 0 1",
+                "k7/8/8/8/8/8/8/7K w - - 0 1"
+            ])
+        ),
         22 => junk_move(rng),
-        _ => format!("variant {}", rng.pick(&["fairy", "cwda", "normal", "missionary", "xyzzy"])),
+        _ => format!(
+            "variant {}",
+            rng.pick(&["fairy", "cwda", "normal", "missionary", "xyzzy"])
+        ),
     };
     text.into_bytes()
 }
@@ -346,13 +499,38 @@ fn shell_command(rng: &mut Rng, line: &Line) -> Vec<u8> {
     let text = match rng.below(14) {
         0..=2 => line.moves.get(i).cloned().unwrap_or_else(|| "pass".into()),
         3 => junk_move(rng),
-        4 => rng.pick(&["show", "moves", "fen", "undo", "help", "set method brs", "set method paranoid", "set method x", "set", "new", "new xyzzy", "perft 1", "perft 9", "perft x"]).to_string(),
+        4 => rng
+            .pick(&[
+                "show",
+                "moves",
+                "fen",
+                "undo",
+                "help",
+                "set method brs",
+                "set method paranoid",
+                "set method x",
+                "set",
+                "new",
+                "new xyzzy",
+                "perft 1",
+                "perft 9",
+                "perft x",
+            ])
+            .to_string(),
         5 => "go depth 1".to_string(),
         6 => format!("go nodes {}", 1 + rng.below(300)),
         // Only numbers that do not parse: a shell `go` is the user's to wait for.
-        7 => format!("go {} {}", rng.pick(&["depth", "nodes", "movetime", "speed"]), rng.pick(&["-1", "NaN", "1e309", "0x10", "3.5", "", "٣"])),
+        7 => format!(
+            "go {} {}",
+            rng.pick(&["depth", "nodes", "movetime", "speed"]),
+            rng.pick(&["-1", "NaN", "1e309", "0x10", "3.5", "", "٣"])
+        ),
         8 => format!("new {}", rng.pick(VARIANTS)),
-        9 => format!("{} {}", line.moves.first().map_or("e2e4", String::as_str), odd_number(rng)),
+        9 => format!(
+            "{} {}",
+            line.moves.first().map_or("e2e4", String::as_str),
+            odd_number(rng)
+        ),
         10 => "go depth 1 nodes".to_string(),
         _ => line.moves.join(" "),
     };

@@ -46,7 +46,9 @@ impl Engine {
     }
 
     fn stdin(&mut self) -> &mut ChildStdin {
-        self.stdin.as_mut().expect("the engine's input is still open")
+        self.stdin
+            .as_mut()
+            .expect("the engine's input is still open")
     }
 
     pub fn send(&mut self, line: &str) {
