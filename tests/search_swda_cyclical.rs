@@ -110,9 +110,6 @@ fn a_cyclical_piece_is_worth_its_type_and_the_next() {
     };
     let ev = Evaluator::new(&t);
     let bishop = t.variant.kind_by_token("B").unwrap();
-    let own = ev
-        .weights()
-        .get(ev.weights().find("value.Bishop").unwrap())
-        .mg;
+    let own = ev.weights().get(ev.weights().find("value.Bishop").unwrap()).mg;
     assert_eq!(ev.value(Player::WHITE, bishop), own);
 }
