@@ -112,7 +112,7 @@ fn check_uci(input: &[Vec<u8>], output: &[String]) -> Result<(), String> {
 
 fn check_xboard(output: &[String]) -> Result<(), String> {
     let pong = format!("pong {FINAL_PING}");
-    if !output.iter().any(|l| *l == pong) {
+    if !output.contains(&pong) {
         return Err(format!("no '{pong}'"));
     }
     Ok(())

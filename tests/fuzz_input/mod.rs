@@ -343,7 +343,7 @@ fn uci_command(rng: &mut Rng, variant: &str, line: &Line) -> Vec<u8> {
 /// UTF-8.
 fn disturb(rng: &mut Rng, cmd: Vec<u8>, line: &Line) -> Vec<u8> {
     match rng.below(20) {
-        0 | 1 | 2 if !never_mutate(&cmd) => mutate(rng, &cmd),
+        0..=2 if !never_mutate(&cmd) => mutate(rng, &cmd),
         3 => long_line(rng, line),
         4 => vec![0xff, b'g', b'o', 0x80, b' ', 0xc0],
         _ => cmd,
