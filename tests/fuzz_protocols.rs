@@ -228,6 +228,19 @@ fn inputs_that_once_broke_the_engine() {
         ),
         // A line that is not UTF-8 ended the session (read as the end of input).
         ("not utf-8", true, vec![b"uci", b"\xff\xfe go", b"isready"]),
+        // Found by this fuzz test: an infinite base time panicked making a Duration.
+        (
+            "level 1e309",
+            false,
+            vec![
+                b"xboard",
+                b"protover 2",
+                b"level +5 1e309 99999999999",
+                b"time 99999999999999999",
+                b"go",
+                ping.as_bytes(),
+            ],
+        ),
         // `quit` during a search for a move: the pending `pong` came without the move.
         (
             "quit while thinking",
