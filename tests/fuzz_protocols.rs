@@ -94,14 +94,26 @@ fn run_in_process(input: &[Vec<u8>]) -> Result<Vec<String>, String> {
     Ok(lines)
 }
 
+/// The first word of a line as the engine reads it.
+fn first_word(line: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(line);
+    text.split_whitespace().next().map(str::to_string)
+}
+
+/// The lines the engine reads: up to a `quit` (a mutation can make one).
+fn until_quit(input: &[Vec<u8>]) -> &[Vec<u8>] {
+    let end = input
+        .iter()
+        .position(|l| first_word(l).as_deref() == Some("quit"))
+        .unwrap_or(input.len());
+    &input[..end]
+}
+
 /// UCI answers every `isready` (a line whose first word it is) with `readyok`.
 fn check_uci(input: &[Vec<u8>], output: &[String]) -> Result<(), String> {
-    let asked = input
+    let asked = until_quit(input)
         .iter()
-        .filter(|l| {
-            let text = String::from_utf8_lossy(l);
-            text.split_whitespace().next() == Some("isready")
-        })
+        .filter(|l| first_word(l).as_deref() == Some("isready"))
         .count();
     let answered = output.iter().filter(|l| *l == "readyok").count();
     if answered < asked {
@@ -130,6 +142,9 @@ fn check(input: &[Vec<u8>], uci: bool, output: Result<Vec<String>, String>) -> R
     let output = output?;
     let verdict = if uci {
         check_uci(input, &output)
+    } else if until_quit(input).len() < input.len() {
+        // The session quit before its final `ping`: only a panic or a hang is an error.
+        Ok(())
     } else {
         check_xboard(&output)
     };

@@ -92,21 +92,15 @@ fn hostile_position_strings_on_the_command_line() {
             line.after.clone()
         };
         let s = |x: &str| x.to_string();
+        // `--fen=...`: a string starting with `-` would otherwise be read as an option.
+        let fen = format!("--fen={fen}");
         let args: Vec<String> = match rng.below(3) {
-            0 => vec![
-                s("perft"),
-                s("1"),
-                s("--variant"),
-                s(variant),
-                s("--fen"),
-                fen,
-            ],
-            1 => vec![s("show"), s("--variant"), s(variant), s("--fen"), fen],
+            0 => vec![s("perft"), s("1"), s("--variant"), s(variant), fen],
+            1 => vec![s("show"), s("--variant"), s(variant), fen],
             _ => vec![
                 s("selfplay"),
                 s("--variant"),
                 s(variant),
-                s("--fen"),
                 fen,
                 s("--games"),
                 s("1"),
