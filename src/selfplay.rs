@@ -289,6 +289,7 @@ fn run_multi_player(t: &Arc<Tables<panoply::bitboard::Wide>>, o: &Options) -> Re
         depth: o.depth,
         nodes: o.nodes,
         movetime: o.movetime.map(Duration::from_millis),
+        ..MultiLimits::default()
     };
     o.new_game(t)?;
     let eval = Eval::new(t);

@@ -12,6 +12,7 @@ use crate::movegen::tables::Tables;
 use crate::piece::Player;
 use crate::position::display::diagram;
 use crate::position::fen::PositionError;
+use crate::protocol::MAX_LINE_BYTES;
 use crate::search::multi_player::Method;
 use crate::search::{Limits, Score, SearchOptions, Searcher};
 use std::fmt;
@@ -133,8 +134,16 @@ impl Shell {
             "panoply shell: {variant} (type 'help' for the commands)"
         )?;
         out.flush()?;
-        for line in input.lines() {
-            match self.execute(&line?) {
+        let mut input = input;
+        while let Some(line) = crate::protocol::read_line(&mut input) {
+            let Some(line) = line else {
+                writeln!(
+                    out,
+                    "error: line longer than {MAX_LINE_BYTES} bytes ignored"
+                )?;
+                continue;
+            };
+            match self.execute(&line) {
                 Ok(Next::Quit) => break,
                 Ok(Next::Print(text)) if text.is_empty() => {}
                 Ok(Next::Print(text)) => writeln!(out, "{}", text.trim_end())?,
@@ -155,7 +164,7 @@ impl Shell {
             "quit" | "exit" => return Ok(Next::Quit),
             "help" => HELP.to_string(),
             "show" => with_board!(&self.board, b => b.show()),
-            "moves" => with_board!(&self.board, b => b.moves()),
+            "moves" => with_board!(&self.board, b => b.moves())?,
             "fen" => with_board!(&self.board, b => b.game.position_string()),
             "undo" => with_board!(&mut self.board, b => b.undo())?,
             "go" => {
@@ -286,7 +295,10 @@ impl<B: BitSet> Board<B> {
         text
     }
 
-    fn moves(&self) -> String {
+    /// The legal moves, sorted; none once the game is over (a game ended by a rule such as
+    /// repetition still has moves on the board, but no one may play them).
+    fn moves(&self) -> Result<String, ShellError> {
+        self.ensure_not_over()?;
         let mut moves: Vec<String> = self
             .game
             .legal_moves()
@@ -294,7 +306,7 @@ impl<B: BitSet> Board<B> {
             .map(|m| self.game.format_move(m))
             .collect();
         moves.sort();
-        format!("{} legal moves: {}", moves.len(), moves.join(" "))
+        Ok(format!("{} legal moves: {}", moves.len(), moves.join(" ")))
     }
 
     fn undo(&mut self) -> Result<String, ShellError> {
@@ -392,6 +404,32 @@ mod tests {
         assert_eq!(run(&mut s, "undo"), "error: there is no move to take back");
         assert!(run(&mut s, "perft 2").starts_with("perft 2: 400 nodes"));
         assert_eq!(run(&mut s, "quit"), "<quit>");
+    }
+
+    #[test]
+    fn moves_lists_nothing_after_a_draw_by_repetition() {
+        let mut s = Shell::new("chess", None, Method::DEFAULT).unwrap();
+        assert!(run(&mut s, "moves").starts_with("20 legal moves: "));
+        for _ in 0..2 {
+            for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+                run(&mut s, m);
+            }
+        }
+        assert_eq!(
+            run(&mut s, "moves"),
+            "error: the game is over: draw (threefold repetition)"
+        );
+    }
+
+    #[test]
+    fn input_that_is_not_utf8_is_an_error_line_not_the_end() {
+        let mut s = Shell::new("chess", None, Method::DEFAULT).unwrap();
+        let mut out = Vec::new();
+        s.run(&b"e2\xffe4\ne2e4\n"[..], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].starts_with("error: "), "{text}");
+        assert_eq!(lines[2], "white plays e2e4");
     }
 
     #[test]

@@ -17,9 +17,10 @@ fn book_file(name: &str, text: &str) -> PathBuf {
 
 /// A book whose only moves at the start are ones a search would never choose first
 /// (a rook pawn, or a knight to the rim), so seeing them proves the book answered.
-fn chess_book() -> PathBuf {
+/// `user` names the test: tests run in parallel and each removes its file at the end.
+fn chess_book(user: &str) -> PathBuf {
     book_file(
-        "chess",
+        &format!("chess-{user}"),
         &format!(
             "# test book\nvariant chess\n{CHESS_START} ; h2h3 ; 3\n{CHESS_START} ; g1h3 ; 1\n\
              rnbqkbnr/pppppppp/8/8/8/7P/PPPPPPP1/RNBQKBNR b KQkq - 0 1 ; a7a6 ; 5\n"
@@ -59,7 +60,7 @@ fn assert_searches(e: &mut Engine, go: &str) {
 
 #[test]
 fn uci_plays_book_moves_without_searching() {
-    let book = chess_book();
+    let book = chess_book("uci");
     let mut e = uci();
     assert!(say(
         &mut e,
@@ -154,7 +155,7 @@ fn uci_missing_or_malformed_books_are_clear_errors() {
 
 #[test]
 fn xboard_plays_book_moves_and_reports_bad_books() {
-    let book = chess_book();
+    let book = chess_book("xboard");
     let mut e = Engine::start();
     e.send("xboard");
     e.send("protover 2");

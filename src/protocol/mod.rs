@@ -4,8 +4,15 @@
 //! Every protocol runs the same event loop: a reader thread turns stdin lines into
 //! [`Event::Line`], a search worker reports [`Event::SearchDone`]; the loop owns all state, so
 //! commands such as `stop`, `?`, `ping` and `isready` are answered while the engine thinks.
-//! stdout carries protocol lines only ([`send`]); logs go to stderr.
+//! stdout carries protocol lines only ([`Output`]); logs go to stderr. Every line is
+//! stamped with its arrival time, from which a search's clock runs.
+//!
+//! Input is bytes, not trusted text: a line that is not UTF-8 is read with replacement
+//! characters (and then rejected as an unknown command), an overlong line is dropped with a
+//! log message; neither ends the session.
 
+pub mod lag;
+pub mod output;
 pub mod own_book;
 pub mod session;
 pub mod uci;
@@ -14,14 +21,21 @@ pub mod xboard;
 pub mod xboard_pieces;
 pub mod xboard_targets;
 
+pub use output::Output;
 use session::Finished;
 use std::collections::VecDeque;
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::time::Instant;
+
+/// Longer lines are dropped: no GUI command comes near this (a `position` of a thousand
+/// moves is about 10 kB), and a runaway line must not exhaust memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// What the protocol loop reacts to.
 pub enum Event {
-    Line(String),
+    /// A line of input and when it arrived.
+    Line(String, Instant),
     /// stdin closed: behave as on `quit`.
     Eof,
     SearchDone(Finished),
@@ -32,24 +46,37 @@ pub enum Event {
 /// is lost or reordered).
 pub struct Inbox {
     rx: Receiver<Event>,
-    queue: VecDeque<String>,
+    queue: VecDeque<(String, Instant)>,
+    /// When the line being handled arrived.
+    arrived: Instant,
 }
 
 impl Inbox {
     /// `first` holds lines already read by the protocol detection, handled before any others.
-    pub fn new(rx: Receiver<Event>, first: impl IntoIterator<Item = String>) -> Inbox {
+    pub fn new(rx: Receiver<Event>, first: impl IntoIterator<Item = (String, Instant)>) -> Inbox {
         Inbox {
             rx,
             queue: first.into_iter().collect(),
+            arrived: Instant::now(),
         }
     }
 
     /// The next event, kept lines first; `None` once every sender is gone.
     fn next(&mut self) -> Option<Event> {
-        match self.queue.pop_front() {
-            Some(line) => Some(Event::Line(line)),
+        let event = match self.queue.pop_front() {
+            Some((line, at)) => Some(Event::Line(line, at)),
             None => self.rx.recv().ok(),
+        };
+        if let Some(Event::Line(_, at)) = &event {
+            self.arrived = *at;
         }
+        event
+    }
+
+    /// When the line now being handled arrived: a search started by it counts its time
+    /// from then.
+    pub fn arrival(&self) -> Instant {
+        self.arrived
     }
 
     /// Waits for the running search to report, keeping the lines that arrive meanwhile (the end
@@ -57,8 +84,8 @@ impl Inbox {
     pub fn wait_for_search(&mut self) -> Option<Finished> {
         loop {
             match self.rx.recv() {
-                Ok(Event::Line(l)) => self.queue.push_back(l),
-                Ok(Event::Eof) => self.queue.push_back("quit".into()),
+                Ok(Event::Line(l, at)) => self.queue.push_back((l, at)),
+                Ok(Event::Eof) => self.queue.push_back(("quit".into(), Instant::now())),
                 Ok(Event::SearchDone(f)) => return Some(f),
                 Err(_) => return None,
             }
@@ -80,7 +107,7 @@ pub trait Protocol {
 pub fn event_loop(protocol: &mut impl Protocol) {
     while let Some(event) = protocol.inbox().next() {
         match event {
-            Event::Line(line) => {
+            Event::Line(line, _) => {
                 if !protocol.command(line.trim()) {
                     break;
                 }
@@ -92,22 +119,17 @@ pub fn event_loop(protocol: &mut impl Protocol) {
     protocol.shutdown();
 }
 
-/// Writes one protocol line to stdout and flushes it (GUIs read line by line from a pipe).
-pub fn send(line: &str) {
-    log::debug!("> {line}");
-    let mut out = std::io::stdout().lock();
-    // A closed stdout means the GUI is gone; the next read of stdin ends the loop.
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
-}
-
-fn spawn_reader(tx: Sender<Event>) {
+/// Reads lines on a thread of its own and sends them as events, then [`Event::Eof`].
+fn spawn_reader(mut input: impl BufRead + Send + 'static, tx: Sender<Event>) {
     std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            let Ok(line) = line else { break };
+        while let Some(line) = read_line(&mut input) {
+            let at = Instant::now();
+            let Some(line) = line else {
+                log::warn!("input line longer than {MAX_LINE_BYTES} bytes dropped");
+                continue;
+            };
             log::debug!("< {line}");
-            if tx.send(Event::Line(line)).is_err() {
+            if tx.send(Event::Line(line, at)).is_err() {
                 return;
             }
         }
@@ -115,20 +137,69 @@ fn spawn_reader(tx: Sender<Event>) {
     });
 }
 
-/// Runs the protocol loop until `quit` or the end of input.
+/// The next line without its end (`\n` or `\r\n`), invalid UTF-8 replaced; `Some(None)` for a
+/// line longer than [`MAX_LINE_BYTES`] (read to its end and dropped); `None` at the end of the
+/// input or on a read error.
+pub fn read_line(input: &mut impl BufRead) -> Option<Option<String>> {
+    let mut line = Vec::new();
+    let mut overlong = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if buf.is_empty() {
+            if line.is_empty() && !overlong {
+                return None;
+            }
+            break;
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1),
+            None => (buf, buf.len()),
+        };
+        if line.len() + chunk.len() > MAX_LINE_BYTES {
+            overlong = true;
+            line.clear();
+        } else if !overlong {
+            line.extend_from_slice(chunk);
+        }
+        let newline = done > chunk.len();
+        input.consume(done);
+        if newline {
+            break;
+        }
+    }
+    if overlong {
+        return Some(None);
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Some(Some(String::from_utf8_lossy(&line).into_owned()))
+}
+
+/// Runs the protocol loop on stdin and stdout until `quit` or the end of input.
 pub fn run() {
+    run_with(std::io::BufReader::new(std::io::stdin()), Output::stdout());
+}
+
+/// Runs the protocol loop on any input, answering to `out`, until `quit` or the end of the
+/// input; returns when every search has stopped.
+pub fn run_with(input: impl BufRead + Send + 'static, out: Output) {
     let (tx, rx): (Sender<Event>, Receiver<Event>) = channel();
-    spawn_reader(tx.clone());
+    spawn_reader(input, tx.clone());
     while let Ok(event) = rx.recv() {
-        let Event::Line(line) = event else { return };
+        let Event::Line(line, at) = event else { return };
         let line = line.trim();
         match line.split_whitespace().next() {
             None => continue,
-            Some("uci") => return event_loop(&mut uci::Uci::new(tx, rx)),
-            Some("xboard") => return event_loop(&mut xboard::XBoard::new(tx, rx, None)),
+            Some("uci") => return event_loop(&mut uci::Uci::new(tx, rx, out, at)),
+            Some("xboard") => return event_loop(&mut xboard::XBoard::new(tx, rx, None, out)),
             Some("protover") => {
-                let first = Some(line.to_string());
-                return event_loop(&mut xboard::XBoard::new(tx, rx, first));
+                let first = Some((line.to_string(), at));
+                return event_loop(&mut xboard::XBoard::new(tx, rx, first, out));
             }
             Some("quit") => return,
             Some(other) => log::warn!(

@@ -12,6 +12,7 @@ use crate::moves::MoveKind;
 use crate::piece::{Kind, Player};
 use crate::position::fen::PositionError;
 use crate::search::multi_player::Method;
+use crate::search::tt::HashError;
 use crate::search::{Info, Limits, Score, SearchOptions, Searcher};
 use crate::variant::Variant;
 use std::sync::atomic::AtomicBool;
@@ -51,6 +52,22 @@ enum AnySearcher {
     Wide(Searcher<Wide>),
 }
 
+impl AnySearcher {
+    fn options(&self) -> SearchOptions {
+        match self {
+            AnySearcher::Narrow(s) => s.options(),
+            AnySearcher::Wide(s) => s.options(),
+        }
+    }
+
+    fn set_options(&mut self, options: SearchOptions) -> Result<(), HashError> {
+        match self {
+            AnySearcher::Narrow(s) => s.set_options(options),
+            AnySearcher::Wide(s) => s.set_options(options),
+        }
+    }
+}
+
 #[derive(Clone)]
 enum AnyGame {
     Narrow(Game<u64>),
@@ -87,6 +104,11 @@ pub struct Session {
     multi_player: Method,
 }
 
+/// The bounds of the options both protocols offer (UCI `Hash` and `Threads`, XBoard
+/// `memory` and `cores`).
+pub const MAX_HASH_MB: usize = 65536;
+pub const MAX_THREADS: usize = 256;
+
 pub fn default_options() -> SearchOptions {
     SearchOptions {
         hash_mb: 64,
@@ -108,7 +130,9 @@ fn start_game(tables: &AnyTables) -> AnyGame {
 impl Session {
     pub fn new(tables: AnyTables, options: SearchOptions) -> Session {
         let mut s = Session::new_without_searcher(tables, options);
-        s.searcher = Some(new_searcher(&s.tables, options));
+        let searcher = new_searcher(&s.tables, options);
+        s.options = searcher.options();
+        s.searcher = Some(searcher);
         s
     }
 
@@ -143,14 +167,17 @@ impl Session {
         self.searcher.is_none()
     }
 
-    /// Changes hash size, threads or MultiPV; takes effect at the next search.
-    pub fn set_options(&mut self, options: SearchOptions) {
+    /// Changes hash size, threads or MultiPV. A hash table the machine cannot give is
+    /// refused and the old one kept (the other options still apply). During a search the
+    /// change waits for its end (see [`Session::finish`]).
+    pub fn set_options(&mut self, options: SearchOptions) -> Result<(), HashError> {
         self.options = options;
-        match &mut self.searcher {
-            Some(AnySearcher::Narrow(s)) => s.set_options(options),
-            Some(AnySearcher::Wide(s)) => s.set_options(options),
-            None => {}
-        }
+        let Some(searcher) = &mut self.searcher else {
+            return Ok(());
+        };
+        let result = searcher.set_options(options);
+        self.options = searcher.options();
+        result
     }
 
     pub fn multi_player_method(&self) -> Method {
@@ -332,7 +359,15 @@ impl Session {
                 | (AnySearcher::Wide(_), AnyTables::Wide(_))
         );
         if same_width && self.searcher.is_none() {
-            self.searcher = Some(finished.searcher);
+            let mut searcher = finished.searcher;
+            // Options changed during the search apply now.
+            if searcher.options() != self.options {
+                if let Err(e) = searcher.set_options(self.options) {
+                    log::warn!("{e}; the hash table stays as it was");
+                }
+                self.options = searcher.options();
+            }
+            self.searcher = Some(searcher);
         }
         finished.outcome
     }
@@ -343,11 +378,15 @@ impl Session {
     pub fn set_tables(&mut self, tables: AnyTables) {
         let mut next = Session::new_without_searcher(tables, self.options);
         next.multi_player = self.multi_player;
-        next.searcher = match (self.searcher.take(), &next.tables) {
+        // A searcher of the other width is dropped before the new one takes its memory.
+        let kept = match (self.searcher.take(), &next.tables) {
             (Some(AnySearcher::Narrow(s)), AnyTables::Narrow(_)) => Some(AnySearcher::Narrow(s)),
             (Some(AnySearcher::Wide(s)), AnyTables::Wide(_)) => Some(AnySearcher::Wide(s)),
-            _ => Some(new_searcher(&next.tables, self.options)),
+            _ => None,
         };
+        let searcher = kept.unwrap_or_else(|| new_searcher(&next.tables, self.options));
+        next.options = searcher.options();
+        next.searcher = Some(searcher);
         *self = next;
     }
 }

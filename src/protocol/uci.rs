@@ -1,9 +1,10 @@
 //! UCI. Variants are chosen with the `UCI_Variant` option, whose choices are every name in
 //! the registry (army pairings are variant names, e.g. `cwda-nutty-rookies`).
 
+use super::lag::LagMeter;
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
-use super::session::{default_options, Finished, Report, Session};
-use super::{send, Event, Inbox, Protocol};
+use super::session::{default_options, Finished, Report, Session, MAX_HASH_MB, MAX_THREADS};
+use super::{Event, Inbox, Output, Protocol};
 use crate::game::AnyTables;
 use crate::games;
 use crate::search::multi_player::Method;
@@ -11,10 +12,8 @@ use crate::search::{Clock, Limits, Score, SearchOptions};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-const MAX_HASH_MB: usize = 65536;
-const MAX_THREADS: usize = 256;
 const MAX_MULTI_PV: usize = 64;
 
 struct Running {
@@ -23,12 +22,22 @@ struct Running {
     ponder_limits: Option<Limits>,
 }
 
+/// The last `position` command that was set up, as its start and moves.
+struct GivenPosition {
+    setup: String,
+    moves: Vec<String>,
+}
+
 pub struct Uci {
     tx: Sender<Event>,
+    out: Output,
     inbox: Inbox,
     session: Session,
     search: Option<Running>,
     book: OwnBook,
+    /// What the session's game was set up from; `None` after anything else changed it.
+    position: Option<GivenPosition>,
+    lag: LagMeter,
 }
 
 type Reply = Result<(), String>;
@@ -53,14 +62,18 @@ impl Protocol for Uci {
 }
 
 impl Uci {
-    pub fn new(tx: Sender<Event>, rx: Receiver<Event>) -> Uci {
+    /// `uci_arrived`: when the `uci` that chose this protocol arrived.
+    pub fn new(tx: Sender<Event>, rx: Receiver<Event>, out: Output, uci_arrived: Instant) -> Uci {
         let session = Session::by_name("chess", default_options()).expect("chess is built in");
         Uci {
             tx,
-            inbox: Inbox::new(rx, ["uci".to_string()]),
+            out,
+            inbox: Inbox::new(rx, [("uci".to_string(), uci_arrived)]),
             session,
             search: None,
             book: OwnBook::default(),
+            position: None,
+            lag: LagMeter::default(),
         }
     }
 
@@ -78,7 +91,7 @@ impl Uci {
                 Ok(())
             }
             "isready" => {
-                send("readyok");
+                self.out.send("readyok");
                 Ok(())
             }
             "debug" | "register" => Ok(()),
@@ -86,6 +99,8 @@ impl Uci {
                 self.stop_and_wait();
                 self.session.new_game();
                 self.session.reset();
+                self.position = None;
+                self.lag.clear();
                 Ok(())
             }
             "setoption" => {
@@ -113,47 +128,49 @@ impl Uci {
             _ => Err(format!("unknown command '{cmd}'")),
         };
         if let Err(e) = reply {
-            send(&format!("info string {e}"));
+            self.out.send(&format!("info string {e}"));
         }
         true
     }
 
     fn identify(&self) {
-        send(&format!("id name Panoply {}", env!("CARGO_PKG_VERSION")));
-        send("id author the Panoply authors");
+        self.out
+            .send(&format!("id name Panoply {}", env!("CARGO_PKG_VERSION")));
+        self.out.send("id author the Panoply authors");
         let names = games::names();
         let vars: Vec<String> = names.iter().map(|n| format!("var {n}")).collect();
-        send(&format!(
+        self.out.send(&format!(
             "option name UCI_Variant type combo default chess {}",
             vars.join(" ")
         ));
         let o = self.session.options();
-        send(&format!(
+        self.out.send(&format!(
             "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
             o.hash_mb
         ));
-        send(&format!(
+        self.out.send(&format!(
             "option name Threads type spin default {} min 1 max {MAX_THREADS}",
             o.threads
         ));
-        send(&format!(
+        self.out.send(&format!(
             "option name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
             o.multi_pv
         ));
-        send(&format!("option name {OWN_BOOK} type check default false"));
-        send(&format!(
+        self.out
+            .send(&format!("option name {OWN_BOOK} type check default false"));
+        self.out.send(&format!(
             "option name {BOOK_FILE} type string default <empty>"
         ));
         let methods: Vec<String> = Method::ALL
             .iter()
             .map(|m| format!("var {}", m.name()))
             .collect();
-        send(&format!(
+        self.out.send(&format!(
             "option name MultiPlayerSearch type combo default {} {}",
             Method::DEFAULT.name(),
             methods.join(" ")
         ));
-        send("uciok");
+        self.out.send("uciok");
     }
 
     fn set_option(&mut self, arg: &str) -> Reply {
@@ -176,6 +193,7 @@ impl Uci {
             "uci_variant" => {
                 let tables = AnyTables::by_name(value).map_err(|e| e.to_string())?;
                 self.session.set_tables(tables);
+                self.position = None;
                 return Ok(());
             }
             "hash" => o.hash_mb = spin(MAX_HASH_MB)?,
@@ -196,8 +214,10 @@ impl Uci {
             }
             _ => return Err(format!("unknown option '{name}'")),
         }
-        self.session.set_options(o);
-        Ok(())
+        let before = self.session.options().hash_mb;
+        self.session
+            .set_options(o)
+            .map_err(|e| format!("option {name}: {e}; the table stays at {before} MB"))
     }
 
     /// `position (startpos | fen <string>) [moves ...]`; nothing changes on error.
@@ -206,26 +226,30 @@ impl Uci {
             Some((s, m)) => (s.trim(), m.trim()),
             None => (arg.trim(), ""),
         };
+        let moves: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
         let backup = self.session.snapshot();
-        let history_ok = |s: &mut Session| -> Reply {
-            if setup == "startpos" {
-                s.reset();
-            } else if let Some(fen) = setup.strip_prefix("fen ") {
-                s.set_position(fen)
-                    .map_err(|e| format!("bad position: {e}"))?;
-            } else {
-                return Err("expected: position startpos | fen <string> [moves ...]".into());
+        // GUIs resend the whole game before every move: when it continues the game already
+        // set up, only the new moves are played. Replaying hundreds of moves of a 3D game
+        // costs more than the increment of a fast game.
+        let done = match &self.position {
+            Some(p) if p.setup == setup && moves.starts_with(&p.moves) => p.moves.len(),
+            _ => {
+                self.position = None;
+                set_up(&mut self.session, setup)?;
+                0
             }
-            for m in moves.split_whitespace() {
-                s.play(m).map_err(|e| format!("bad move list: {e}"))?;
-            }
-            Ok(())
         };
-        let result = history_ok(&mut self.session);
-        if result.is_err() {
-            self.session.restore(backup);
+        for m in &moves[done..] {
+            if let Err(e) = self.session.play(m) {
+                self.session.restore(backup);
+                return Err(format!("bad move list: {e}"));
+            }
         }
-        result
+        self.position = Some(GivenPosition {
+            setup: setup.to_string(),
+            moves,
+        });
+        Ok(())
     }
 
     fn go(&mut self, arg: &str) -> Reply {
@@ -237,12 +261,15 @@ impl Uci {
                 .ok_or("expected: go perft <depth>")?;
             return self.perft(depth);
         }
-        let (limits, ponder) = self.parse_limits(&words)?;
+        let (mut limits, ponder) = self.parse_limits(&words)?;
+        limits.started = Some(self.inbox.arrival());
         // A book move answers at once; pondering and infinite analysis search as usual.
         if !ponder && !limits.infinite {
+            self.measure_lag(&mut limits);
             if let Some(mv) = self.book.choose(&self.session) {
-                send(&format!("info string book move {mv}"));
-                send(&format!("bestmove {mv}"));
+                self.lag.answered();
+                self.out.send(&format!("info string book move {mv}"));
+                self.out.send(&format!("bestmove {mv}"));
                 return Ok(());
             }
         }
@@ -310,6 +337,7 @@ impl Uci {
                 increment: inc,
                 moves_to_go: mtg,
                 opponent_time: opp,
+                lag: Duration::ZERO,
             });
         }
         Ok((limits, ponder))
@@ -323,16 +351,17 @@ impl Uci {
             rows.iter().map(|r| r.1).sum()
         };
         for (m, n) in rows {
-            send(&format!("{m}: {n}"));
+            self.out.send(&format!("{m}: {n}"));
         }
-        send("");
-        send(&format!("Nodes searched: {total}"));
+        self.out.send("");
+        self.out.send(&format!("Nodes searched: {total}"));
         Ok(())
     }
 
     fn launch(&mut self, limits: Limits, ponder_limits: Option<Limits>) {
         let stop = Arc::new(AtomicBool::new(false));
-        let report = Box::new(|r: &Report| send(&info_line(r)));
+        let out = self.out.clone();
+        let report = Box::new(move |r: &Report| out.send(&info_line(r)));
         self.session
             .start_search(limits, stop.clone(), report, self.tx.clone());
         self.search = Some(Running {
@@ -343,9 +372,12 @@ impl Uci {
 
     /// The opponent played the expected move: think on it with the real limits.
     fn ponderhit(&mut self) {
-        let Some(limits) = self.search.as_mut().and_then(|r| r.ponder_limits.take()) else {
+        let Some(mut limits) = self.search.as_mut().and_then(|r| r.ponder_limits.take()) else {
             return;
         };
+        // The clock runs from the `ponderhit`, not from the `go ponder`.
+        limits.started = Some(self.inbox.arrival());
+        self.measure_lag(&mut limits);
         self.wait(false);
         self.launch(limits, None);
     }
@@ -370,14 +402,39 @@ impl Uci {
         }
     }
 
+    /// Compares the clock with what we expected after our last move, and hands the largest
+    /// recent difference to the budget.
+    fn measure_lag(&mut self, limits: &mut Limits) {
+        let at = limits.started.unwrap_or_else(Instant::now);
+        if let Some(c) = &mut limits.clock {
+            c.lag = self.lag.asked(c.time_left, c.increment, at);
+        }
+    }
+
     fn search_done(&mut self, finished: Finished) {
         let found = self.session.finish(finished);
         self.search = None;
+        self.lag.answered();
         let best = found.best.unwrap_or_else(|| "0000".into());
         match found.ponder {
-            Some(p) => send(&format!("bestmove {best} ponder {p}")),
-            None => send(&format!("bestmove {best}")),
+            Some(p) => self.out.send(&format!("bestmove {best} ponder {p}")),
+            None => self.out.send(&format!("bestmove {best}")),
         }
+    }
+}
+
+/// The start of a `position` command: `startpos` or `fen <string>`; the session is unchanged
+/// on error.
+fn set_up(session: &mut Session, setup: &str) -> Reply {
+    if setup == "startpos" {
+        session.reset();
+        Ok(())
+    } else if let Some(fen) = setup.strip_prefix("fen ") {
+        session
+            .set_position(fen)
+            .map_err(|e| format!("bad position: {e}"))
+    } else {
+        Err("expected: position startpos | fen <string> [moves ...]".into())
     }
 }
 

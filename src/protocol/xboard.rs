@@ -7,11 +7,12 @@
 //! variant the engine sends `setup` and `piece` commands, so XBoard can keep legality
 //! testing on.
 
+use super::lag::LagMeter;
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
-use super::session::{default_options, Finished, Report, Session};
+use super::session::{default_options, Finished, Report, Session, MAX_HASH_MB, MAX_THREADS};
 use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
 use super::xboard_targets::{self, Targets};
-use super::{send, Event, Inbox, Protocol};
+use super::{Event, Inbox, Output, Protocol};
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
 use crate::interop::fairymax;
@@ -20,7 +21,7 @@ use crate::search::{Clock, Limits, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const ARMY_CHOICES: [(&str, Army); 4] = [
     ("FIDE", Army::Fide),
@@ -72,6 +73,7 @@ impl Default for TimeControl {
 
 pub struct XBoard {
     tx: Sender<Event>,
+    out: Output,
     inbox: Inbox,
     session: Session,
     /// What XBoard calls the current variant.
@@ -90,6 +92,7 @@ pub struct XBoard {
     /// `ping`s received while thinking on a move, answered after the move.
     pending_pongs: Vec<String>,
     book: OwnBook,
+    lag: LagMeter,
 }
 
 type Reply = Result<(), String>;
@@ -109,15 +112,22 @@ impl Protocol for XBoard {
     }
 
     fn shutdown(&mut self) {
-        self.stop_search();
+        self.stop_on_quit();
     }
 }
 
 impl XBoard {
-    pub fn new(tx: Sender<Event>, rx: Receiver<Event>, first: Option<String>) -> XBoard {
+    /// `first`: a `protover` line (and its arrival) that chose this protocol.
+    pub fn new(
+        tx: Sender<Event>,
+        rx: Receiver<Event>,
+        first: Option<(String, Instant)>,
+        out: Output,
+    ) -> XBoard {
         let session = Session::by_name("chess", default_options()).expect("chess is built in");
         XBoard {
             tx,
+            out,
             inbox: Inbox::new(rx, first),
             session,
             variant_label: "normal".into(),
@@ -131,6 +141,7 @@ impl XBoard {
             search: None,
             pending_pongs: Vec::new(),
             book: OwnBook::default(),
+            lag: LagMeter::default(),
         }
     }
 
@@ -230,7 +241,7 @@ impl XBoard {
             }
         };
         if let Err(reason) = reply {
-            send(&format!("Error ({reason}): {line}"));
+            self.out.send(&format!("Error ({reason}): {line}"));
         }
         true
     }
@@ -247,13 +258,14 @@ impl XBoard {
                 }
             }
         }
-        send("feature done=0");
-        send(&format!(
+        self.out.send("feature done=0");
+        self.out.send(&format!(
             "feature ping=1 setboard=1 usermove=1 playother=1 analyze=1 memory=1 smp=1 colors=0 \
              sigint=0 sigterm=0 san=0 time=1 draw=0 reuse=1 highlight=1 myname=\"Panoply {}\"",
             env!("CARGO_PKG_VERSION")
         ));
-        send(&format!("feature variants=\"{}\"", variants.join(",")));
+        self.out
+            .send(&format!("feature variants=\"{}\"", variants.join(",")));
         let armies = |default: Army| {
             ARMY_CHOICES
                 .iter()
@@ -267,11 +279,11 @@ impl XBoard {
                 .collect::<Vec<_>>()
                 .join(" /// ")
         };
-        send(&format!(
+        self.out.send(&format!(
             "feature option=\"White Army -combo {}\"",
             armies(self.armies[0])
         ));
-        send(&format!(
+        self.out.send(&format!(
             "feature option=\"Black Army -combo {}\"",
             armies(self.armies[1])
         ));
@@ -281,20 +293,20 @@ impl XBoard {
             .flat_map(|w| Army::ALL.into_iter().map(move |b| (w, b)))
             .map(|(w, b)| format!("{}-{}", fairymax::army_name(w), fairymax::army_name(b)))
             .collect();
-        send(&format!(
+        self.out.send(&format!(
             "feature option=\"{} -combo {}\"",
             fairymax::SELECT_OPTION,
             pairs.join(" /// ")
         ));
-        send(&format!(
+        self.out.send(&format!(
             "feature option=\"{OWN_BOOK} -check {}\"",
             u8::from(self.book.enabled())
         ));
-        send(&format!(
+        self.out.send(&format!(
             "feature option=\"{BOOK_FILE} -file {}\"",
             self.book.path()
         ));
-        send("feature done=1");
+        self.out.send("feature done=1");
         Ok(())
     }
 
@@ -307,6 +319,7 @@ impl XBoard {
         self.clock.max_depth = None;
         self.clock.own_time = None;
         self.clock.opponent_time = None;
+        self.lag.clear();
         Ok(())
     }
 
@@ -350,11 +363,11 @@ impl XBoard {
         let Some(pieces) = &self.pieces else { return };
         let v = self.session.variant();
         match pieces.fen_to_xboard(v, &self.session.position_string()) {
-            Ok(fen) => send(&pieces.setup_command(&fen)),
+            Ok(fen) => self.out.send(&pieces.setup_command(&fen)),
             Err(e) => log::error!("cannot describe the start position to XBoard: {e}"),
         }
         for line in pieces.piece_commands(v) {
-            send(&line);
+            self.out.send(&line);
         }
     }
 
@@ -367,14 +380,14 @@ impl XBoard {
             .our_move(text)
             .is_none_or(|m| self.session.play(&m).is_err())
         {
-            send(&format!("Illegal move: {text}"));
+            self.out.send(&format!("Illegal move: {text}"));
             self.restart_analysis();
             return Ok(());
         }
         if self.analyzing {
             self.restart_analysis();
         } else if let Some(outcome) = self.session.outcome() {
-            send(&result_line(&outcome));
+            self.out.send(&result_line(&outcome));
         } else if self.engine_side == Some(self.session.side_to_move()) {
             self.think();
         }
@@ -402,9 +415,10 @@ impl XBoard {
             return;
         };
         let shape = self.session.variant().shape;
-        send(&targets.highlight_command(shape.files, shape.ranks));
+        self.out
+            .send(&targets.highlight_command(shape.files, shape.ranks));
         if let Some(choice) = targets.choice_on_lift() {
-            send(&choice);
+            self.out.send(&choice);
         }
         self.targets = Some(targets);
     }
@@ -412,7 +426,7 @@ impl XBoard {
     /// The user put the lifted piece down: name what it becomes if the move changes it.
     fn put(&mut self, square: &str) {
         if let Some(choice) = self.targets.as_ref().and_then(|t| t.choice_on_put(square)) {
-            send(&choice);
+            self.out.send(&choice);
         }
     }
 
@@ -515,10 +529,10 @@ impl XBoard {
                 .map(|(m, s)| m * 60.0 + s),
             None => parse_number::<f64>(base).map(|m| m * 60.0),
         }
-        .filter(|s| *s >= 0.0)
+        .filter(|s| seconds_in_range(*s))
         .ok_or("base time must be minutes or minutes:seconds")?;
         let inc = parse_number::<f64>(inc)
-            .filter(|s| *s >= 0.0)
+            .filter(|s| seconds_in_range(*s))
             .ok_or("increment must be seconds")?;
         self.clock.moves_per_period = mps;
         self.clock.base = Duration::from_secs_f64(base);
@@ -527,24 +541,27 @@ impl XBoard {
         Ok(())
     }
 
+    /// `memory N`: the hash table in MB, within the bounds of UCI's `Hash`.
     fn memory(&mut self, arg: &str) -> Reply {
         let mb = parse_number::<usize>(arg)
-            .filter(|&m| m > 0)
-            .ok_or("memory must be a positive number of MB")?;
+            .filter(|m| (1..=MAX_HASH_MB).contains(m))
+            .ok_or_else(|| format!("memory must be a number of MB from 1 to {MAX_HASH_MB}"))?;
         let mut o = *self.session.options();
+        let before = o.hash_mb;
         o.hash_mb = mb;
-        self.session.set_options(o);
-        Ok(())
+        self.session
+            .set_options(o)
+            .map_err(|e| format!("{e}; the table stays at {before} MB"))
     }
 
+    /// `cores N`: search threads, within the bounds of UCI's `Threads`.
     fn cores(&mut self, arg: &str) -> Reply {
         let n = parse_number::<usize>(arg)
-            .filter(|&n| n > 0)
-            .ok_or("cores must be a positive number")?;
+            .filter(|n| (1..=MAX_THREADS).contains(n))
+            .ok_or_else(|| format!("cores must be a number from 1 to {MAX_THREADS}"))?;
         let mut o = *self.session.options();
         o.threads = n;
-        self.session.set_options(o);
-        Ok(())
+        self.session.set_options(o).map_err(|e| e.to_string())
     }
 
     /// `pong` after every earlier command is done: while the engine thinks on its own move
@@ -552,7 +569,7 @@ impl XBoard {
     fn ping(&mut self, arg: &str) {
         match &self.search {
             Some(run) if run.purpose == Purpose::Move => self.pending_pongs.push(arg.to_string()),
-            _ => send(&format!("pong {arg}")),
+            _ => self.out.send(&format!("pong {arg}")),
         }
     }
 
@@ -590,6 +607,8 @@ impl XBoard {
         let c = &self.clock;
         let mut limits = Limits {
             depth: c.max_depth,
+            // XBoard's clock runs from the command that asked for the move.
+            started: Some(self.inbox.arrival()),
             ..Limits::default()
         };
         if let Some(t) = c.fixed_per_move {
@@ -602,6 +621,7 @@ impl XBoard {
                 moves_to_go: (c.moves_per_period > 0)
                     .then(|| c.moves_per_period - done % c.moves_per_period),
                 opponent_time: c.opponent_time,
+                lag: Duration::ZERO,
             });
         }
         limits
@@ -610,13 +630,19 @@ impl XBoard {
     /// Starts thinking on the engine's move, or claims the result if the game is over.
     fn think(&mut self) {
         if let Some(outcome) = self.session.outcome() {
-            send(&result_line(&outcome));
+            self.out.send(&result_line(&outcome));
             return;
+        }
+        let mut limits = self.move_limits();
+        // Only a clock XBoard sent (`time`) can be compared with our own count.
+        if let (Some(c), Some(_)) = (&mut limits.clock, self.clock.own_time) {
+            c.lag = self
+                .lag
+                .asked(c.time_left, c.increment, self.inbox.arrival());
         }
         if let Some(mv) = self.book.choose(&self.session) {
             return self.play_own_move(mv);
         }
-        let limits = self.move_limits();
         self.launch(limits, Purpose::Move);
     }
 
@@ -636,12 +662,13 @@ impl XBoard {
         let post = self.post.clone();
         let translate = self.move_translator();
         let keep = last.clone();
+        let out = self.out.clone();
         let report = Box::new(move |r: &Report| {
             if let Ok(mut l) = keep.lock() {
                 *l = Some(r.clone());
             }
             if purpose == Purpose::Analyze || post.load(Ordering::Relaxed) {
-                send(&thinking_line(r, &translate));
+                out.send(&thinking_line(r, &translate));
             }
         });
         self.session
@@ -685,6 +712,23 @@ impl XBoard {
         self.flush_pongs();
     }
 
+    /// `quit` or the end of input during a search. A search for our move still sends the
+    /// move before any `pong` for a `ping` that came during it, as a `ping` promises.
+    fn stop_on_quit(&mut self) {
+        let Some(run) = &self.search else { return };
+        if run.purpose != Purpose::Move {
+            return self.stop_search();
+        }
+        run.stop.store(true, Ordering::Relaxed);
+        match self.inbox.wait_for_search() {
+            Some(finished) => self.search_done(finished),
+            None => {
+                self.search = None;
+                self.flush_pongs();
+            }
+        }
+    }
+
     fn search_done(&mut self, finished: Finished) {
         let found = self.session.finish(finished);
         let Some(run) = self.search.take() else {
@@ -694,7 +738,7 @@ impl XBoard {
             if let Some(best) = found.best {
                 self.play_own_move(best);
             } else if let Some(outcome) = self.session.outcome() {
-                send(&result_line(&outcome));
+                self.out.send(&result_line(&outcome));
             }
         }
         self.flush_pongs();
@@ -712,9 +756,10 @@ impl XBoard {
         };
         match self.session.play(&best) {
             Ok(()) => {
-                send(&format!("move {shown}"));
+                self.out.send(&format!("move {shown}"));
+                self.lag.answered();
                 if let Some(outcome) = self.session.outcome() {
-                    send(&result_line(&outcome));
+                    self.out.send(&result_line(&outcome));
                 }
             }
             Err(e) => log::error!("the engine chose an unplayable move: {e}"),
@@ -723,7 +768,7 @@ impl XBoard {
 
     fn flush_pongs(&mut self) {
         for n in std::mem::take(&mut self.pending_pongs) {
-            send(&format!("pong {n}"));
+            self.out.send(&format!("pong {n}"));
         }
     }
 
@@ -734,7 +779,7 @@ impl XBoard {
         }
         if let Ok(last) = run.last.lock() {
             if let Some(r) = last.as_ref() {
-                send(&format!(
+                self.out.send(&format!(
                     "stat01: {} {} {} 0 0",
                     r.time.as_millis() / 10,
                     r.nodes,
@@ -812,15 +857,23 @@ fn parse_number<T: std::str::FromStr>(s: &str) -> Option<T> {
     s.trim().parse().ok()
 }
 
+/// Times beyond this (about 30 years) are refused: `1e309` and the like would overflow.
+const MAX_SECONDS: f64 = 1e9;
+
+/// A number of seconds a clock can hold: finite, not negative, not absurd.
+fn seconds_in_range(s: f64) -> bool {
+    s.is_finite() && (0.0..=MAX_SECONDS).contains(&s)
+}
+
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     parse_number::<f64>(s)
-        .filter(|v| *v > 0.0 && v.is_finite())
+        .filter(|v| *v > 0.0 && seconds_in_range(*v))
         .map(Duration::from_secs_f64)
         .ok_or_else(|| "expected a positive number of seconds".into())
 }
 
 fn parse_centiseconds(s: &str) -> Result<Duration, String> {
     parse_number::<i64>(s)
-        .map(|cs| Duration::from_millis(cs.max(0) as u64 * 10))
+        .map(|cs| Duration::from_millis((cs.max(0) as u64).saturating_mul(10)))
         .ok_or_else(|| "expected centiseconds".into())
 }

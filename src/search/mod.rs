@@ -5,6 +5,7 @@
 //! Games of more than two players go to [`multi_player`] (paranoid or best-reply search).
 
 pub mod bench;
+pub mod memory;
 pub mod multi_player;
 pub mod multi_table;
 pub mod ordering;
@@ -22,7 +23,7 @@ use crate::movegen::tables::Tables;
 use crate::moves::Move;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
 /// When to stop searching. `Default` is no limit at all except `stop` (and `infinite: false`,
@@ -35,6 +36,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped (analysis, pondering), even past a found mate.
     pub infinite: bool,
+    /// When the command that asked for this search arrived. The clock runs from then, so the
+    /// time spent reading the position, replaying its moves and looking in the book counts
+    /// against the budget as it does on the GUI's clock. `None`: from the start of the search.
+    pub started: Option<Instant>,
 }
 
 /// The engine's clock, whichever protocol form it came in.
@@ -45,6 +50,9 @@ pub struct Clock {
     /// Moves until the next time control, if the control is not sudden death.
     pub moves_to_go: Option<u32>,
     pub opponent_time: Option<Duration>,
+    /// How much more than the engine's own count recent moves cost on this clock (pipes,
+    /// a loaded machine); the budget keeps it in hand.
+    pub lag: Duration,
 }
 
 /// A score for protocols: centipawns, or a mate distance in moves (negative: being mated).
@@ -128,13 +136,16 @@ pub struct Searcher<B: BitSet> {
 
 impl<B: BitSet> Searcher<B> {
     pub fn new(tables: Arc<Tables<B>>, options: SearchOptions) -> Self {
-        let options = sanitize(options);
+        let mut options = sanitize(options);
         let eval = Arc::new(Evaluator::new(&tables));
         let threads = (0..options.threads)
             .map(|_| ordering::ThreadData::new(&tables))
             .collect();
+        // The table may be smaller than asked if the machine has less memory.
+        let tt = TranspositionTable::new(options.hash_mb);
+        options.hash_mb = options.hash_mb.min(tt.megabytes());
         Searcher {
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            tt: Arc::new(tt),
             tables,
             eval,
             options,
@@ -156,17 +167,27 @@ impl<B: BitSet> Searcher<B> {
         self.options
     }
 
-    /// Applies new options: resizes the table (clearing it) and the thread count.
-    pub fn set_options(&mut self, options: SearchOptions) {
-        let options = sanitize(options);
+    /// Applies new options: resizes the table (clearing it) and the thread count. A table
+    /// the machine cannot give is refused: the old one stays, with its size in the options,
+    /// and the other options still apply.
+    pub fn set_options(&mut self, options: SearchOptions) -> Result<(), tt::HashError> {
+        let mut options = sanitize(options);
+        let mut refused = Ok(());
         if options.hash_mb != self.options.hash_mb {
-            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+            match TranspositionTable::try_new(options.hash_mb) {
+                Ok(table) => self.tt = Arc::new(table),
+                Err(e) => {
+                    options.hash_mb = self.options.hash_mb;
+                    refused = Err(e);
+                }
+            }
         }
         self.threads.truncate(options.threads);
         while self.threads.len() < options.threads {
             self.threads.push(ordering::ThreadData::new(&self.tables));
         }
         self.options = options;
+        refused
     }
 
     /// Forgets everything learnt: table, histories and killers.

@@ -68,7 +68,12 @@ impl Method {
 pub struct MultiLimits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Stop searching after this long, whatever the state of the search.
     pub movetime: Option<Duration>,
+    /// Do not start another iteration once this much time is mostly spent.
+    pub soft: Option<Duration>,
+    /// Where the times above count from (the arrival of the command); `None`: from now.
+    pub started: Option<Instant>,
 }
 
 /// One finished iteration.
@@ -131,7 +136,7 @@ pub fn search<B: BitSet, U: Utility<B>>(
         method,
         nodes: 0,
         limits,
-        start: Instant::now(),
+        start: limits.started.unwrap_or_else(Instant::now),
         stop,
         aborted: false,
         next_clock_check: 0,
@@ -187,6 +192,13 @@ pub fn search<B: BitSet, U: Utility<B>>(
         if best.0.abs() >= eval.win() - MAX_PLY as i32 {
             break;
         }
+        // The next iteration takes longer than all before it: do not start it late.
+        if limits
+            .soft
+            .is_some_and(|soft| s.start.elapsed() >= soft.mul_f64(0.6))
+        {
+            break;
+        }
     }
     result.nodes = s.nodes;
     result
@@ -211,40 +223,56 @@ pub fn search_game<B: BitSet>(
     let t = &game.tables;
     let eval = Eval::new(t);
     let budget = time::budget(limits);
+    let started = limits.started.unwrap_or_else(Instant::now);
     let multi = MultiLimits {
         depth: limits.depth,
         nodes: limits.nodes,
         movetime: budget.hard,
+        soft: budget.soft,
+        started: Some(started),
     };
     let players = t.players() as i32;
-    let score = |s: i32| {
-        let plies = eval.win() - s.abs();
-        if plies <= MAX_PLY as i32 {
-            // A won or lost game in `plies` plies: in moves of the army to move.
-            let moves = (plies + players - 1) / players;
-            Score::Mate(if s > 0 { moves } else { -moves })
-        } else {
-            Score::Cp(s)
-        }
-    };
+    let score = |s: i32| score_for(eval.win(), players, s);
     let keys = game.repetition_keys();
-    let r = search(t, &eval, &game.pos, &keys, method, multi, stop, |it| {
-        on_info(&Info {
-            depth: it.depth,
-            seldepth: it.depth,
-            multipv: 1,
-            score: score(it.score),
-            nodes: it.nodes,
-            time: it.time,
-            pv: vec![it.best],
-            hashfull: 0,
-        })
+    // The search stops on `halt`: set by the watchdog at the deadline or on `stop`, and by
+    // us when the search is over (which ends the watchdog).
+    let halt = AtomicBool::new(false);
+    let r = std::thread::scope(|scope| {
+        let deadline = time::deadline(started, budget.hard.unwrap_or(Duration::MAX));
+        let halt = &halt;
+        scope.spawn(move || time::watchdog(deadline, stop, halt));
+        let r = search(t, &eval, &game.pos, &keys, method, multi, halt, |it| {
+            on_info(&Info {
+                depth: it.depth,
+                seldepth: it.depth,
+                multipv: 1,
+                score: score(it.score),
+                nodes: it.nodes,
+                time: it.time,
+                pv: vec![it.best],
+                hashfull: 0,
+            })
+        });
+        halt.store(true, Ordering::Relaxed);
+        r
     });
     SearchResult {
         best: r.best,
         ponder: None,
         score: score(r.score),
         nodes: r.nodes,
+    }
+}
+
+/// A score for protocols: a won or lost game in so many plies becomes a mate in moves of the
+/// army to move.
+fn score_for(win: i32, players: i32, s: i32) -> Score {
+    let plies = win - s.abs();
+    if plies <= MAX_PLY as i32 {
+        let moves = (plies + players - 1) / players;
+        Score::Mate(if s > 0 { moves } else { -moves })
+    } else {
+        Score::Cp(s)
     }
 }
 

@@ -238,7 +238,8 @@ fn multi_pv_reports_distinct_lines() {
         hash_mb: 8,
         threads: 1,
         multi_pv: 3,
-    });
+    })
+    .expect("an 8 MB table fits");
     let stop = AtomicBool::new(false);
     let mut infos = Vec::new();
     let r = s.search(&g, &depth(4), &stop, &mut |i: &Info| infos.push(i.clone()));

@@ -39,7 +39,7 @@ pub fn run<B: BitSet>(
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    let start = Instant::now();
+    let start = limits.started.unwrap_or_else(Instant::now);
     let pos = game.pos;
     let moves = legal_moves(t, &pos);
     if moves.is_empty() {
@@ -68,13 +68,23 @@ pub fn run<B: BitSet>(
     let root = order_root(ev, tt, &pos, &moves);
     let mut keys = game.repetition_keys();
     keys.push(pos.hash);
-    let max_depth = limits.depth.map_or(MAX_PLY as i32 - 2, |d| {
+    let mut max_depth = limits.depth.map_or(MAX_PLY as i32 - 2, |d| {
         (d as i32).clamp(1, MAX_PLY as i32 - 2)
     });
+    if moves.len() == 1 && budget.hard.is_some() {
+        // On the clock a forced move is played at once: one ply for its score and no more.
+        max_depth = 1;
+    }
     let (main_data, helpers) = data.split_first_mut().expect("at least one thread");
     let (tx, rx) = mpsc::channel::<Info>();
     let mut result = std::thread::scope(|s| {
         let shared = &shared;
+        if let Some(hard) = budget.hard {
+            // The workers look at the clock only every so many nodes, and a node of a 3D game
+            // with a long move list can be slow: the watchdog stops them on time regardless.
+            let deadline = time::deadline(start, hard);
+            s.spawn(move || time::watchdog(deadline, shared.stop, &shared.abort));
+        }
         for (i, d) in helpers.iter_mut().enumerate() {
             let keys = keys.clone();
             let root = root.clone();

@@ -3,8 +3,37 @@
 //! words; a torn write (one word from each of two writers) then fails the check and reads as
 //! a miss instead of as a wrong entry.
 
+use super::memory;
 use crate::moves::Move;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+const MB: u64 = 1 << 20;
+
+/// Why a table of the asked size was not made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HashError {
+    /// More than the machine can give now (a table it would have to swap, or be killed for).
+    TooLarge { mb: usize, available_mb: u64 },
+    /// The allocator refused.
+    OutOfMemory { mb: usize },
+}
+
+impl fmt::Display for HashError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            HashError::TooLarge { mb, available_mb } => write!(
+                f,
+                "a hash table of {mb} MB does not fit: {available_mb} MB of memory available"
+            ),
+            HashError::OutOfMemory { mb } => {
+                write!(f, "a hash table of {mb} MB could not be allocated")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HashError {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -82,27 +111,86 @@ pub struct TranspositionTable {
     slots: Vec<Slot>,
     buckets: usize,
     age: std::sync::atomic::AtomicU8,
+    /// Whether anything was stored since the table was made or cleared: clearing an
+    /// untouched table of gigabytes would write every page of it for nothing.
+    written: AtomicBool,
+}
+
+/// `n` empty slots, or `None` if the allocator refuses. The memory comes zeroed from the
+/// allocator (for a large table: fresh pages from the system, which cost nothing until they
+/// are touched), so making a table is quick whatever its size.
+fn zeroed_slots(n: usize) -> Option<Vec<Slot>> {
+    let layout = std::alloc::Layout::array::<Slot>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size; a slot is two `AtomicU64`, for which all-zero
+    // bytes are a valid value (an empty slot); the pointer comes from the global allocator
+    // with exactly the layout of a `Vec<Slot>` of capacity `n`, which then owns it.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+        (!p.is_null()).then(|| Vec::from_raw_parts(p, n, n))
+    }
 }
 
 impl TranspositionTable {
-    /// A table using about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes, or of the largest power-of-two size below it that
+    /// the machine can give (at least 1 MB), for callers that must have a table.
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
-        let buckets = (bytes / (16 * BUCKET)).max(1);
-        let slots = (0..buckets * BUCKET)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        TranspositionTable {
-            slots,
-            buckets,
-            age: std::sync::atomic::AtomicU8::new(0),
+        let mut size = mb.max(1);
+        loop {
+            match TranspositionTable::try_new(size) {
+                Ok(t) => return t,
+                Err(e) if size > 1 => {
+                    log::warn!("{e}; trying {} MB", size / 2);
+                    size /= 2;
+                }
+                Err(e) => panic!("{e}: not even the smallest table fits"),
+            }
         }
     }
 
+    /// A table of about `mb` megabytes (at least one bucket), refused when the machine
+    /// does not have that much memory available.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, HashError> {
+        TranspositionTable::try_new_within(mb, memory::available_bytes())
+    }
+
+    /// [`TranspositionTable::try_new`] with the available memory given (`None`: unknown).
+    fn try_new_within(mb: usize, available: Option<u64>) -> Result<TranspositionTable, HashError> {
+        let mb = mb.max(1);
+        let bytes = (mb as u64).saturating_mul(MB);
+        // Keep a tenth of what is available for everything else.
+        if let Some(avail) = available.filter(|&a| bytes > a / 10 * 9) {
+            return Err(HashError::TooLarge {
+                mb,
+                available_mb: avail / MB,
+            });
+        }
+        let buckets = usize::try_from(bytes / (16 * BUCKET as u64))
+            .map_err(|_| HashError::OutOfMemory { mb })?
+            .max(1);
+        let slots = buckets
+            .checked_mul(BUCKET)
+            .and_then(zeroed_slots)
+            .ok_or(HashError::OutOfMemory { mb })?;
+        Ok(TranspositionTable {
+            slots,
+            buckets,
+            age: std::sync::atomic::AtomicU8::new(0),
+            written: AtomicBool::new(false),
+        })
+    }
+
+    /// The size in megabytes.
+    pub fn megabytes(&self) -> usize {
+        (self.slots.len() * std::mem::size_of::<Slot>()).div_ceil(MB as usize)
+    }
+
     pub fn clear(&self) {
+        if !self.written.swap(false, Ordering::Relaxed) {
+            return;
+        }
         for s in &self.slots {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
@@ -138,6 +226,11 @@ impl TranspositionTable {
     }
 
     pub fn store(&self, key: u64, entry: Entry) {
+        // Read first: a store to the shared flag on every entry would bounce its cache line
+        // between the search threads.
+        if !self.written.load(Ordering::Relaxed) {
+            self.written.store(true, Ordering::Relaxed);
+        }
         let b = self.bucket(key);
         let age = self.age();
         let data = entry.pack(age);
@@ -232,6 +325,35 @@ mod tests {
             Ordering::Relaxed,
         );
         assert_eq!(tt.probe(key), None);
+    }
+
+    #[test]
+    fn a_table_larger_than_the_available_memory_is_refused() {
+        let gb = 1024 * MB;
+        assert_eq!(
+            TranspositionTable::try_new_within(30_000, Some(24 * gb)).err(),
+            Some(HashError::TooLarge {
+                mb: 30_000,
+                available_mb: 24 * 1024
+            })
+        );
+        // 99999999999 MB overflows a byte count on the way: still refused, never an abort.
+        assert!(TranspositionTable::try_new_within(99_999_999_999, Some(24 * gb)).is_err());
+        assert!(TranspositionTable::try_new_within(usize::MAX, None).is_err());
+        let t = TranspositionTable::try_new_within(2, Some(24 * gb)).unwrap();
+        assert_eq!(t.megabytes(), 2);
+    }
+
+    #[test]
+    fn more_than_this_machine_has_is_refused_for_real() {
+        let Some(avail) = memory::available_bytes() else {
+            return;
+        };
+        let mb = (avail / MB) as usize + 1;
+        assert!(matches!(
+            TranspositionTable::try_new(mb),
+            Err(HashError::TooLarge { .. })
+        ));
     }
 
     #[test]

@@ -103,9 +103,15 @@ for pairing in $pairings; do
         esac
         # An abnormal ending is Panoply's fault unless Panoply won the game: then the
         # opponent forfeited (Fairy-Max can lose on time on a loaded machine), which is
-        # reported but does not fail the run.
+        # reported but does not fail the run. So is Fairy-Max's flag falling when Panoply
+        # cannot win (XBoard: "White wins on time but bare king", a draw).
+        fairymax_flagged=false
+        case "$reason" in
+            "White wins on time"*) [[ $black == Panoply* ]] || fairymax_flagged=true ;;
+            "Black wins on time"*) [[ $white == Panoply* ]] || fairymax_flagged=true ;;
+        esac
         if echo "$reason" | grep -qiE 'illegal|invalid|forfeit|on time|flag|crash|terminat|unexpected|abort|false|disconnect|error'; then
-            if $panoply_won; then
+            if $panoply_won || $fairymax_flagged; then
                 echo "   note: Fairy-Max forfeited {$reason}" >&2
             else
                 echo "FAIL $pairing: $white - $black ended with {$reason}" >&2

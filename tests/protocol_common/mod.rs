@@ -12,7 +12,7 @@ pub const WAIT: Duration = Duration::from_secs(20);
 
 pub struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     /// Every line read so far, for failure messages.
     pub transcript: Vec<String>,
@@ -39,15 +39,51 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             transcript: Vec::new(),
         }
     }
 
+    fn stdin(&mut self) -> &mut ChildStdin {
+        self.stdin
+            .as_mut()
+            .expect("the engine's input is still open")
+    }
+
     pub fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("engine reads stdin");
-        self.stdin.flush().unwrap();
+        writeln!(self.stdin(), "{line}").expect("engine reads stdin");
+        self.stdin().flush().unwrap();
+    }
+
+    /// Closes the engine's input: it sees the end of its input.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// How the process ended, if it does within `timeout`.
+    pub fn exit_status(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        None
+    }
+
+    /// Sends raw bytes (which need not be UTF-8) and a line end.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin();
+        stdin.write_all(bytes).expect("engine reads stdin");
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
     }
 
     /// The next line, or `None` after `timeout`.
