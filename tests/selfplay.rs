@@ -151,12 +151,13 @@ fn two_d_games_end_by_the_rules_or_the_ply_cap() {
         &["--games", "3", "--nodes", "300", "--random-opening", "3"],
     );
     // Rook against Ferz in SwDA: White wins the Ferz and with it the game by the bare-king
-    // rule, unless something earlier ends it; the replay decides which.
+    // rule, unless something earlier ends it; the replay decides which. The budget is in
+    // nodes, not depth: a fixed depth means less and less as the search prunes more.
     let games = run_and_check(
         "swda-originals-originals",
         Some("4k3/8/8/8/3f4/8/8/R3K3 w - - 0 1"),
         200,
-        &["--games", "2", "--depth", "4", "--random-opening", "1"],
+        &["--games", "2", "--nodes", "20000", "--random-opening", "1"],
     );
     assert!(
         games.iter().any(|g| g.text.starts_with("white wins by ")),

@@ -272,7 +272,11 @@ impl Room {
                     multi_pv: n.clamp(1, 8),
                     ..*t.session.options()
                 };
-                t.session.set_options(options);
+                // Only the line count changes here; the table keeps its size, so a refusal
+                // would leave the game as it was and is reported like any bad request.
+                t.session
+                    .set_options(options)
+                    .map_err(|e| ApiError::BadRequest(e.to_string()))?;
             }
             if let Some(m) = method {
                 t.session.set_multi_player_method(m);
