@@ -27,11 +27,11 @@ pub fn see<B: BitSet>(t: &Tables<B>, ev: &Evaluator<B>, pos: &Position<B>, mv: M
         MoveKind::Castle | MoveKind::Pass | MoveKind::Merge => return 0,
         MoveKind::Drop => (pos.occupied, 0, ev.value(us, mv.piece_kind())),
         MoveKind::EnPassant => {
-            // The victim stands beside the target; its value is a pawn's, the capturer's own.
+            // The victim, a pawn beside the target, is worth what the capturing pawn is.
             let mover = mover_value(ev, pos, mv.from());
             let mut occ = pos.occupied;
             occ.clear(mv.from());
-            (occ, mover.min(pawn_like_value(ev, pos, mv)), mover)
+            (occ, mover, mover)
         }
         _ => {
             let victim = pos
@@ -102,13 +102,6 @@ fn mover_value<B: BitSet>(ev: &Evaluator<B>, pos: &Position<B>, from: Cell) -> i
             v
         }
     })
-}
-
-/// The value of the pawn an en-passant capture takes (the capturer's own pawn value: both
-/// sides' pawns are worth about the same).
-fn pawn_like_value<B: BitSet>(ev: &Evaluator<B>, pos: &Position<B>, mv: Move) -> i32 {
-    pos.piece_at(mv.from())
-        .map_or(0, |p| ev.value(p.player(), p.kind()))
 }
 
 /// The cheapest of `attackers` and its value.
