@@ -11,7 +11,7 @@ use panoply::movegen::{cost, legal_moves, notation::format_move, perft, tables::
 use panoply::position::{display::diagram, fen, Position};
 use panoply::search::SearchOptions;
 use panoply::with_tables;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -209,8 +209,16 @@ fn main() -> ExitCode {
 fn run_serve(port: u16, variant: &str) -> Result<(), Failure> {
     let server = panoply::server::Server::bind(port, variant)?;
     let address = format!("http://{}/", server.addr());
-    println!("panoply serve: open {address} in a browser (Ctrl-C stops the server)");
-    println!("  a game by its address: {address}?variant=aof5");
+    // One write, and a closed stdout (a launcher that read the address and went away) must
+    // not stop the server: println! would panic on the broken pipe.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "panoply serve: open {address} in a browser (Ctrl-C stops the server)\n  \
+         a game by its address: {address}?variant=aof5"
+    )
+    .and_then(|()| out.flush());
+    drop(out);
     server.run();
     Ok(())
 }

@@ -2,6 +2,8 @@
 //! from piece lists, move lists as strings.
 #![allow(dead_code)]
 
+mod rng;
+
 use panoply::bitboard::Wide;
 use panoply::game::AnyTables;
 use panoply::geometry::Cell;
@@ -110,17 +112,5 @@ pub fn play(t: &Tables<Wide>, pos: &Position<Wide>, mv: &str) -> Position<Wide> 
     pos.play(t, m)
 }
 
-/// A small deterministic generator (xorshift64*), so random tests repeat exactly.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[allow(unused_imports)]
+pub use rng::Rng;
