@@ -18,20 +18,10 @@ use panoply::position::{fen, Position};
 use reference::{RefBoard, RefMove, Reference, Special};
 use std::collections::BTreeSet;
 
-/// xorshift64*: a deterministic generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The shared xorshift64* generator, so failures reproduce from their seed.
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn board_of(pos: &Position<u64>) -> RefBoard {
     RefBoard {

@@ -10,16 +10,10 @@ use panoply::piece::Player;
 use panoply::variant::Family;
 use std::collections::BTreeMap;
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
-    }
-}
+/// The shared xorshift64* generator, so failures reproduce from their seed.
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn only_royals(g: &Game<u64>, p: Player) -> bool {
     g.pos.by_player[p.index()]

@@ -1,19 +1,15 @@
 //! Search and evaluation in the Missionary drop games: pieces in hand count as material, a
 //! mate by drop is found, and short self-play games end by the rules without crashing.
 
+mod common;
+
+use common::{missionary_corner, tables};
 use panoply::bitboard::Wide;
 use panoply::eval::Evaluator;
-use panoply::game::{AnyTables, Game};
+use panoply::game::Game;
 use panoply::search::{Limits, Score, SearchOptions, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-
-fn tables(name: &str) -> Arc<panoply::movegen::tables::Tables<Wide>> {
-    match AnyTables::by_name(name).unwrap() {
-        AnyTables::Wide(t) => t,
-        AnyTables::Narrow(_) => panic!("{name} should use the wide bitset"),
-    }
-}
 
 fn searcher(t: &Arc<panoply::movegen::tables::Tables<Wide>>) -> Searcher<Wide> {
     Searcher::new(
@@ -26,27 +22,13 @@ fn searcher(t: &Arc<panoply::movegen::tables::Tables<Wide>>) -> Searcher<Wide> {
     )
 }
 
-/// Black Emperor on ua8; White Emperor on vb6 and a Rook on zb8; `holdings` in hand.
-fn corner(holdings: &str, side: char) -> String {
-    let empty = "6/6/6/6/6/6/6/6";
-    let levels = [
-        "k5/6/6/6/6/6/6/6",
-        "6/6/1K4/6/6/6/6/6",
-        empty,
-        empty,
-        empty,
-        "1R4/6/6/6/6/6/6/6",
-    ];
-    format!("{}[{holdings}] {side} - - 0 1", levels.join("|"))
-}
-
 #[test]
 fn pieces_in_hand_count_as_material() {
     for name in ["missionary", "missiogi", "frontofhouse"] {
         let t = tables(name);
         let ev = Evaluator::new(&t);
         let eval = |h: &str| {
-            let g = Game::from_position_string(t.clone(), &corner(h, 'w')).unwrap();
+            let g = Game::from_position_string(t.clone(), &missionary_corner(h, 'w')).unwrap();
             ev.evaluate(&t, &g.pos)
         };
         let rook = t.variant.kind_by_token("R").unwrap();
@@ -65,7 +47,7 @@ fn pieces_in_hand_count_as_material() {
 #[test]
 fn search_finds_a_mate_by_drop() {
     let t = tables("missionary");
-    let g = Game::from_position_string(t.clone(), &corner("R", 'w')).unwrap();
+    let g = Game::from_position_string(t.clone(), &missionary_corner("R", 'w')).unwrap();
     let mut s = searcher(&t);
     let limits = Limits {
         depth: Some(3),

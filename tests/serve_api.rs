@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{board, tables, with_kings};
+use common::{board, missionary_corner, tables, with_kings};
 use panoply::server::Server;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -242,17 +242,8 @@ fn cyclical_pieces_arrive_as_their_next_type() {
 fn missionary_drop_from_the_hand() {
     let addr = serve("missionary");
     humans(addr, 2);
-    // Black Emperor on ua8; White Emperor on vb6 and a Rook on zb8; a Rook in White's hand.
-    let empty = "6/6/6/6/6/6/6/6";
-    let levels = [
-        "k5/6/6/6/6/6/6/6",
-        "6/6/1K4/6/6/6/6/6",
-        empty,
-        empty,
-        empty,
-        "1R4/6/6/6/6/6/6/6",
-    ];
-    let position = format!("{}[R] w - - 0 1", levels.join("|"));
+    // The corner position with a Rook in White's hand.
+    let position = missionary_corner("R", 'w');
     let state = post(addr, "/api/new", json!({ "position": position }));
     assert_eq!(state["geometry"]["levels"], 6);
     let rook = state["board"]["hands"][0][0].clone();

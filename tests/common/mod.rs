@@ -1,5 +1,5 @@
-//! Helpers shared by the Armies of Faith integration tests: tables, position strings built
-//! from piece lists, move lists as strings.
+//! Helpers shared by the integration tests: tables, position strings built from piece lists
+//! (Armies of Faith) or a fixed corner (Missionary), move lists as strings.
 #![allow(dead_code)]
 
 mod rng;
@@ -114,3 +114,18 @@ pub fn play(t: &Tables<Wide>, pos: &Position<Wide>, mv: &str) -> Position<Wide> 
 
 #[allow(unused_imports)]
 pub use rng::Rng;
+
+/// A Missionary-family position: Black Emperor on ua8; White Emperor on vb6 and a Rook on
+/// zb8; `holdings` in hand (e.g. `R`), `side` to move.
+pub fn missionary_corner(holdings: &str, side: char) -> String {
+    let empty = "6/6/6/6/6/6/6/6";
+    let levels = [
+        "k5/6/6/6/6/6/6/6",
+        "6/6/1K4/6/6/6/6/6",
+        empty,
+        empty,
+        empty,
+        "1R4/6/6/6/6/6/6/6",
+    ];
+    format!("{}[{holdings}] {side} - - 0 1", levels.join("|"))
+}
