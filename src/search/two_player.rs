@@ -1,8 +1,9 @@
 //! Two-player alpha-beta: principal-variation search with a transposition table, null-move
 //! pruning, late-move reductions, futility, late-move, history and exchange pruning near the
-//! leaves (bolder where the static evaluation is not improving), check extension, and a
-//! quiescence search over captures and promotions (all moves when in check). One [`Worker`]
-//! runs per thread; the threads share only the table and the flags.
+//! leaves (bolder where the static evaluation is not improving; the evaluation corrected by
+//! the table's bound), extension of checks that do not lose material, and a quiescence
+//! search over captures and promotions (all moves when in check). One [`Worker`] runs per
+//! thread; the threads share only the table and the flags.
 
 use super::ordering::{
     is_capture, material_gain, moving_kind, pick_next, AllSink, Ranker, TacticalSink, ThreadData,
@@ -393,16 +394,17 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         };
         self.evals[ply] = if in_check { NO_EVAL } else { static_eval };
         let improving = self.improving(ply, in_check);
+        let eval = refined_eval(static_eval, tt_entry, ply);
         let us = pos.side;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta near the leaves, the opponent will not recover.
-            if depth <= 8 && static_eval - 80 * (depth - improving as i32) >= beta {
-                return static_eval;
+            if depth <= 8 && eval - 80 * (depth - improving as i32) >= beta {
+                return eval;
             }
             // Null move: give the opponent a free move; if we still beat beta, cut. Not with
             // pawns and King only, where passing may be the best move (zugzwang).
-            if null_ok && depth >= 3 && static_eval >= beta && self.has_pieces(pos, us) {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+            if null_ok && depth >= 3 && eval >= beta && self.has_pieces(pos, us) {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let child = pos.play(t, Move::pass());
                 self.keys.push(child.hash);
                 self.null_barrier.push(self.keys.len() - 1);
@@ -469,7 +471,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                 if depth <= 8 && searched >= late {
                     continue;
                 }
-                if depth <= 6 && static_eval + 100 + 110 * depth <= alpha {
+                if depth <= 6 && eval + 100 + 110 * depth <= alpha {
                     continue;
                 }
                 let history = self
@@ -495,7 +497,11 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             }
             let slot = self.history_slot(pos, mv);
             self.path[ply + 1] = slot;
-            let extension = (gives_check && ply < 2 * MAX_PLY / 3) as i32;
+            // Checks that do not lose material get a ply more; a check that gives a piece
+            // away is seldom the point of a line and extending it feeds the horizon.
+            let extension = (gives_check
+                && ply < 2 * MAX_PLY / 3
+                && see_at_least(t, self.shared.ev, pos, mv, 0)) as i32;
             let new_depth = depth - 1 + extension;
             self.keys.push(child.hash);
             let mut score;
@@ -738,6 +744,28 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             BareKing::Win(w) if w == pos.side => MATE - ply as i32,
             BareKing::Win(_) => -MATE + ply as i32,
         })
+    }
+}
+
+/// The static evaluation corrected by the table: a stored bound on the score that lies on
+/// the far side of the evaluation is the better guess of what the position is worth.
+fn refined_eval(static_eval: i32, tt_entry: Option<Entry>, ply: usize) -> i32 {
+    let Some(e) = tt_entry else {
+        return static_eval;
+    };
+    if static_eval == -INFINITY {
+        return static_eval;
+    }
+    let score = from_tt(e.score, ply);
+    let better = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score > static_eval,
+        Bound::Upper => score < static_eval,
+    };
+    if better && score.abs() < MATE_BOUND {
+        score
+    } else {
+        static_eval
     }
 }
 
