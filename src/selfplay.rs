@@ -7,7 +7,7 @@ use panoply::bitboard::BitSet;
 use panoply::game::{AnyTables, Game, Outcome};
 use panoply::games::aof5::eval::Eval;
 use panoply::movegen::tables::Tables;
-use panoply::search::multi_player::{Method, MultiLimits};
+use panoply::search::multi_player::{Method, MultiLimits, QUIESCENCE_CAPTURES};
 use panoply::search::selfplay::{play, play_two_player, Record, Schedule, SelfPlay};
 use panoply::search::{Limits, SearchOptions, Searcher};
 use panoply::tune::data::{quiet_position, white_result, Sample, Seen};
@@ -57,10 +57,22 @@ pub struct Options {
     /// paranoid | brs [default: paranoid,brs,paranoid,brs].
     #[arg(long)]
     pub methods: Option<String>,
-    /// Four-player games: rotate the methods by one army after every game, so each seat
-    /// sees each method.
+    /// Four-player games: rotate the methods (and per-army budgets) by one army after every
+    /// game, so each seat sees each engine.
     #[arg(long)]
     pub rotate: bool,
+    /// Four-player games: after the games, the mean reach of every piece kind in the
+    /// positions they passed through (every 8th ply after the random opening), against its
+    /// reach on the empty board: the measurement behind the Armies of Faith piece values.
+    #[arg(long)]
+    pub mobility: bool,
+    /// Four-player games: node budget per army in turn order (c,p,i,b), instead of --nodes.
+    #[arg(long)]
+    pub army_nodes: Option<String>,
+    /// Four-player games: quiescence captures per army in turn order (c,p,i,b), or one for
+    /// all [default: what the engine uses].
+    #[arg(long)]
+    pub captures: Option<String>,
     /// Print each game's moves on a line after the game's line, to replay or check it.
     #[arg(long)]
     pub moves: bool,
@@ -282,46 +294,119 @@ fn parse_methods(s: &str, players: usize) -> Result<Vec<Method>, String> {
     }
 }
 
+/// One army's engine in four-player self-play.
+#[derive(Clone, Copy, Debug)]
+struct ArmyEngine {
+    method: Method,
+    limits: MultiLimits,
+}
+
+impl ArmyEngine {
+    /// The method, and the budget and quiescence where armies differ in them.
+    fn label(&self, nodes_differ: bool, captures_differ: bool) -> String {
+        let mut label = self.method.name().to_string();
+        if nodes_differ {
+            label += &format!(" {}n", self.limits.nodes.unwrap_or(0));
+        }
+        if captures_differ {
+            label += &format!(" q{}", self.limits.capture_plies);
+        }
+        label
+    }
+}
+
+/// A comma list with one entry per army, or one for all.
+fn per_army<T: Copy>(
+    s: &str,
+    players: usize,
+    what: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, String> {
+    let items: Vec<T> = s
+        .split(',')
+        .map(|x| parse(x.trim()).ok_or_else(|| format!("bad {what} '{x}'")))
+        .collect::<Result<_, _>>()?;
+    match items.len() {
+        1 => Ok(vec![items[0]; players]),
+        n if n == players => Ok(items),
+        n => Err(format!(
+            "give one {what} or {players} (one per army), not {n}"
+        )),
+    }
+}
+
 fn run_multi_player(t: &Arc<Tables<panoply::bitboard::Wide>>, o: &Options) -> Result<(), String> {
     let players = t.players();
-    let mut methods = parse_methods(o.methods.as_deref().unwrap_or(DEFAULT_METHODS), players)?;
-    let limits = MultiLimits {
-        depth: o.depth,
-        nodes: o.nodes,
-        movetime: o.movetime.map(Duration::from_millis),
-        ..MultiLimits::default()
+    let methods = parse_methods(o.methods.as_deref().unwrap_or(DEFAULT_METHODS), players)?;
+    let nodes = match &o.army_nodes {
+        Some(list) => per_army(list, players, "node budget", |x| x.parse::<u64>().ok())?
+            .into_iter()
+            .map(Some)
+            .collect(),
+        None => vec![o.nodes; players],
     };
+    let captures = match &o.captures {
+        Some(list) => per_army(list, players, "capture count", |x| x.parse::<u32>().ok())?,
+        None => vec![QUIESCENCE_CAPTURES; players],
+    };
+    let mut engines: Vec<ArmyEngine> = (0..players)
+        .map(|p| ArmyEngine {
+            method: methods[p],
+            limits: MultiLimits {
+                depth: o.depth,
+                nodes: nodes[p],
+                movetime: o.movetime.map(Duration::from_millis),
+                capture_plies: captures[p],
+                ..MultiLimits::default()
+            },
+        })
+        .collect();
+    let nodes_differ = nodes.iter().any(|&n| n != nodes[0]);
+    let captures_differ = captures.iter().any(|&c| c != captures[0]);
+    let label = |e: &ArmyEngine| e.label(nodes_differ, captures_differ);
     o.new_game(t)?;
     let eval = Eval::new(t);
     let names = &t.variant.armies;
-    let mut wins: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut leads: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut seats: BTreeMap<&str, usize> = BTreeMap::new();
+    // Per engine: wins, leads in unfinished games, army-games, and its score (a win 1, a
+    // draw or an unfinished game shared by the armies still playing).
+    let mut wins: BTreeMap<String, usize> = BTreeMap::new();
+    let mut leads: BTreeMap<String, usize> = BTreeMap::new();
+    let mut seats: BTreeMap<String, usize> = BTreeMap::new();
+    let mut scores: BTreeMap<String, f64> = BTreeMap::new();
     let mut tally = Tally::default();
     let start = Instant::now();
+    let mut occupancies = Vec::new();
     for g in 0..o.games {
         let config = SelfPlay {
-            methods: methods.clone(),
-            limits,
+            methods: engines.iter().map(|e| e.method).collect(),
+            limits: engines.iter().map(|e| e.limits).collect(),
             max_plies: o.max_plies,
             random_opening: o.random_opening,
         };
         let record = play(o.new_game(t)?, &eval, &config, o.schedule(g).seed);
-        for m in &methods {
-            *seats.entry(m.name()).or_default() += 1;
+        for e in &engines {
+            *seats.entry(label(e)).or_default() += 1;
         }
-        let seat = |p: usize| format!("{} ({})", names[p], methods[p].name());
+        let seat = |p: usize| format!("{} ({})", names[p], label(&engines[p]));
         let text = tally.add(&record, seat, o.max_plies);
         let mut ahead = String::new();
         match (&record.outcome, record.leader) {
             (Some(Outcome::Win { winner, .. }), _) => {
-                *wins.entry(methods[winner.index()].name()).or_default() += 1;
+                *wins.entry(label(&engines[winner.index()])).or_default() += 1;
+                *scores.entry(label(&engines[winner.index()])).or_default() += 1.0;
             }
-            (None, Some(p)) => {
-                *leads.entry(methods[p.index()].name()).or_default() += 1;
-                ahead = format!(", {} ahead", seat(p.index()));
+            (outcome, leader) => {
+                if let (None, Some(p)) = (outcome, leader) {
+                    *leads.entry(label(&engines[p.index()])).or_default() += 1;
+                    ahead = format!(", {} ahead", seat(p.index()));
+                }
+                let playing: Vec<usize> = (0..players)
+                    .filter(|&p| !record.checkmates.iter().any(|c| c.victim.index() == p))
+                    .collect();
+                for &p in &playing {
+                    *scores.entry(label(&engines[p])).or_default() += 1.0 / playing.len() as f64;
+                }
             }
-            _ => {}
         }
         let mates: Vec<String> = record
             .checkmates
@@ -336,7 +421,7 @@ fn run_multi_player(t: &Arc<Tables<panoply::bitboard::Wide>>, o: &Options) -> Re
             })
             .collect();
         println!(
-            "game {}: {text} after {} plies{ahead}; checkmates: {}; methods: {}",
+            "game {}: {text} after {} plies{ahead}; checkmates: {}; engines: {}",
             g + 1,
             record.plies,
             if mates.is_empty() {
@@ -344,26 +429,67 @@ fn run_multi_player(t: &Arc<Tables<panoply::bitboard::Wide>>, o: &Options) -> Re
             } else {
                 mates.join(" ")
             },
-            methods
-                .iter()
-                .map(|m| m.name())
-                .collect::<Vec<_>>()
-                .join(",")
+            engines.iter().map(label).collect::<Vec<_>>().join(",")
         );
         o.print_moves(&record);
+        if o.mobility {
+            occupancies.extend(sampled_occupancies(
+                o.new_game(t)?,
+                &record.moves,
+                o.random_opening,
+            ));
+        }
         if o.rotate {
-            methods.rotate_right(1);
+            engines.rotate_right(1);
         }
     }
     tally.print(start.elapsed().as_secs_f64());
-    for m in Method::ALL {
+    for (name, games) in &seats {
+        let score = scores.get(name).copied().unwrap_or(0.0);
         println!(
-            "  method {}: {} wins, ahead in {} unfinished games, from {} army-games",
-            m.name(),
-            wins.get(m.name()).copied().unwrap_or(0),
-            leads.get(m.name()).copied().unwrap_or(0),
-            seats.get(m.name()).copied().unwrap_or(0)
+            "  engine {name}: {} wins, ahead in {} unfinished games, from {games} army-games; \
+             score {score:.2} = {:.1}% (equal play: {:.1}%)",
+            wins.get(name).copied().unwrap_or(0),
+            leads.get(name).copied().unwrap_or(0),
+            100.0 * score / *games as f64,
+            100.0 / players as f64
         );
     }
+    if o.mobility {
+        print_mobility(t, &occupancies);
+    }
     Ok(())
+}
+
+/// Plies between two sampled positions: far enough apart to differ.
+const MOBILITY_SAMPLE_EVERY: usize = 8;
+
+/// The occupied cells of a game's positions, every few plies after the random opening.
+fn sampled_occupancies<B: BitSet>(mut game: Game<B>, moves: &[String], opening: usize) -> Vec<B> {
+    let mut out = Vec::new();
+    for (ply, m) in moves.iter().enumerate() {
+        if ply >= opening && (ply - opening) % MOBILITY_SAMPLE_EVERY == 0 {
+            out.push(game.pos.occupied);
+        }
+        game.play_str(m).expect("a recorded move replays");
+    }
+    out
+}
+
+/// Each kind's mean reach on the empty board and in the sampled positions, and the
+/// measured table as `games/aof5/eval.rs` holds it.
+fn print_mobility<B: BitSet>(t: &Tables<B>, occupancies: &[B]) {
+    use panoply::games::aof5::eval::mean_mobility_among;
+    println!("mobility over {} sampled positions:", occupancies.len());
+    let mut table = Vec::new();
+    for k in t.variant.kinds() {
+        let empty = mean_mobility_among(t, k, &[B::empty()]);
+        let in_play = mean_mobility_among(t, k, occupancies);
+        println!(
+            "  {:<13} empty board {empty:6.2}  in play {in_play:6.2}",
+            t.variant.kind(k).name
+        );
+        table.push(format!("{in_play:.2}"));
+    }
+    println!("  table: [{}]", table.join(", "));
 }

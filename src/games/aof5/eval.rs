@@ -28,24 +28,33 @@ pub struct Eval<B: BitSet> {
 
 /// Mean number of cells a kind reaches from a cell of the empty board.
 fn mean_mobility<B: BitSet>(t: &Tables<B>, k: Kind) -> f64 {
+    mean_mobility_among(t, k, &[B::empty()])
+}
+
+/// Mean number of cells a kind would reach from each cell of boards with these occupancies
+/// (the pieces there block its slides; a target counts whoever stands on it): the reach it
+/// has in play, where the empty board overrates long slides against leaps.
+pub fn mean_mobility_among<B: BitSet>(t: &Tables<B>, k: Kind, occupancies: &[B]) -> f64 {
     let kt = t.kind(BYZANTINE, k);
     let mut total = 0u64;
-    for from in t.shape.all_cells() {
-        let i = from.index();
-        let mut targets = kt.quiet[i] | kt.capture[i];
-        for s in &kt.slides {
-            let mut a = t.ray(s.dir as usize, from);
-            if s.max > 0 {
-                a &= s.limit[i];
+    for &occ in occupancies {
+        for from in t.shape.all_cells() {
+            let i = from.index();
+            let mut targets = kt.quiet[i] | kt.capture[i];
+            for s in &kt.slides {
+                let mut a = t.ray_attack(s.dir as usize, from, occ);
+                if s.max > 0 {
+                    a &= s.limit[i];
+                }
+                targets |= a;
             }
-            targets |= a;
+            for b in kt.bent[i].iter().filter(|b| !occ.contains(b.first)) {
+                targets |= t.ray_attack(b.dir as usize, b.first, occ);
+            }
+            total += targets.count() as u64;
         }
-        for b in &kt.bent[i] {
-            targets |= t.ray(b.dir as usize, b.first);
-        }
-        total += targets.count() as u64;
     }
-    total as f64 / t.cells as f64
+    total as f64 / (t.cells * occupancies.len().max(1)) as f64
 }
 
 impl<B: BitSet> Eval<B> {
