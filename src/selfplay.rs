@@ -6,7 +6,11 @@ use clap::Args;
 use panoply::bitboard::BitSet;
 use panoply::game::{AnyTables, Game, Outcome};
 use panoply::games::aof5::eval::Eval;
+use panoply::games::aof5::fit::{fit_values, ValueSample, FIT_WEIGHTS};
+use panoply::games::aof5::pieces::KIND_COUNT;
 use panoply::movegen::tables::Tables;
+use panoply::piece::{Kind, Player};
+use panoply::position::Position;
 use panoply::search::multi_player::{Method, MultiLimits, QUIESCENCE_CAPTURES};
 use panoply::search::selfplay::{play, play_two_player, Record, Schedule, SelfPlay};
 use panoply::search::{Limits, SearchOptions, Searcher};
@@ -66,6 +70,11 @@ pub struct Options {
     /// reach on the empty board: the measurement behind the Armies of Faith piece values.
     #[arg(long)]
     pub mobility: bool,
+    /// Four-player games: after the games, fit the Armies of Faith piece values to their
+    /// results (positions every 8th ply after the random opening, labelled with how the
+    /// game ended for each army) and print the fitted table.
+    #[arg(long)]
+    pub fit_values: bool,
     /// Four-player games: node budget per army in turn order (c,p,i,b), instead of --nodes.
     #[arg(long)]
     pub army_nodes: Option<String>,
@@ -210,13 +219,23 @@ impl Tally {
 }
 
 pub fn run(o: Options) -> Result<(), String> {
-    if o.depth.is_none() && o.nodes.is_none() && o.movetime.is_none() {
-        return Err("give a budget per move: --nodes, --depth or --movetime".into());
+    if o.depth.is_none() && o.nodes.is_none() && o.movetime.is_none() && o.army_nodes.is_none() {
+        return Err("give a budget per move: --nodes, --depth, --movetime or --army-nodes".into());
     }
     let tables = AnyTables::by_name(&o.variant).map_err(|e| e.to_string())?;
     if tables.variant().players() == 2 {
-        if o.methods.is_some() || o.rotate {
-            return Err("--methods and --rotate apply to four-player games only".into());
+        if o.methods.is_some()
+            || o.rotate
+            || o.army_nodes.is_some()
+            || o.captures.is_some()
+            || o.mobility
+            || o.fit_values
+        {
+            return Err(
+                "--methods, --rotate, --army-nodes, --captures, --mobility and \
+                 --fit-values apply to four-player games only"
+                    .into(),
+            );
         }
         with_tables!(&tables, t => run_two_player(t, &o))
     } else if o.record.is_some() {
@@ -376,6 +395,7 @@ fn run_multi_player(t: &Arc<Tables<panoply::bitboard::Wide>>, o: &Options) -> Re
     let mut tally = Tally::default();
     let start = Instant::now();
     let mut occupancies = Vec::new();
+    let mut value_samples = Vec::new();
     for g in 0..o.games {
         let config = SelfPlay {
             methods: engines.iter().map(|e| e.method).collect(),
@@ -432,12 +452,12 @@ fn run_multi_player(t: &Arc<Tables<panoply::bitboard::Wide>>, o: &Options) -> Re
             engines.iter().map(label).collect::<Vec<_>>().join(",")
         );
         o.print_moves(&record);
-        if o.mobility {
-            occupancies.extend(sampled_occupancies(
-                o.new_game(t)?,
-                &record.moves,
-                o.random_opening,
-            ));
+        if o.mobility || o.fit_values {
+            let positions = sampled_positions(o.new_game(t)?, &record.moves, o.random_opening);
+            occupancies.extend(positions.iter().map(|p| p.occupied));
+            if o.fit_values {
+                value_samples.extend(positions.iter().flat_map(|p| value_samples_of(p, &record)));
+            }
         }
         if o.rotate {
             engines.rotate_right(1);
@@ -458,18 +478,118 @@ fn run_multi_player(t: &Arc<Tables<panoply::bitboard::Wide>>, o: &Options) -> Re
     if o.mobility {
         print_mobility(t, &occupancies);
     }
+    if o.fit_values {
+        print_fit(t, &o.new_game(t)?.pos, &value_samples);
+    }
     Ok(())
 }
 
-/// Plies between two sampled positions: far enough apart to differ.
-const MOBILITY_SAMPLE_EVERY: usize = 8;
+/// Each army still playing in `pos`, with its material against the others and how the
+/// game ended for it.
+fn value_samples_of<B: BitSet>(pos: &Position<B>, record: &Record) -> Vec<ValueSample> {
+    let playing: Vec<usize> = (0..4).filter(|&p| pos.is_alive(Player(p as u8))).collect();
+    let at_end: Vec<usize> = (0..4)
+        .filter(|&p| !record.checkmates.iter().any(|c| c.victim.index() == p))
+        .collect();
+    let counts = army_counts(pos);
+    playing
+        .iter()
+        .map(|&p| {
+            let mut difference = [0.0; KIND_COUNT];
+            for (k, d) in difference.iter_mut().enumerate() {
+                let others: f64 = playing
+                    .iter()
+                    .filter(|&&q| q != p)
+                    .map(|&q| counts[q][k])
+                    .sum();
+                *d = counts[p][k] - others / (playing.len() - 1).max(1) as f64;
+            }
+            let result = match &record.outcome {
+                Some(Outcome::Win { winner, .. }) => (winner.index() == p) as u8 as f64,
+                _ if at_end.contains(&p) => 1.0 / at_end.len() as f64,
+                _ => 0.0,
+            };
+            ValueSample {
+                difference,
+                playing: playing.len(),
+                result,
+            }
+        })
+        .collect()
+}
 
-/// The occupied cells of a game's positions, every few plies after the random opening.
-fn sampled_occupancies<B: BitSet>(mut game: Game<B>, moves: &[String], opening: usize) -> Vec<B> {
+/// Pieces per army and kind.
+fn army_counts<B: BitSet>(pos: &Position<B>) -> [[f64; KIND_COUNT]; 4] {
+    let mut counts = [[0.0; KIND_COUNT]; 4];
+    for (p, army) in counts.iter_mut().enumerate() {
+        for (k, c) in army.iter_mut().enumerate() {
+            *c = pos.pieces(Player(p as u8), Kind(k as u8)).count() as f64;
+        }
+    }
+    counts
+}
+
+/// Fits the piece values to the games' results and prints them with what they make of the
+/// start position.
+fn print_fit<B: BitSet>(t: &Tables<B>, start: &Position<B>, samples: &[ValueSample]) {
+    use panoply::games::aof5::eval::prior_value;
+    let mut prior = [0.0; KIND_COUNT];
+    let mut free = [false; KIND_COUNT];
+    for k in t.variant.kinds() {
+        let def = t.variant.kind(k);
+        prior[k.index()] = if def.royal { 0.0 } else { prior_value(k) };
+        // Pawns and Yeomen stay at 100: the unit the other values are counted in.
+        free[k.index()] = !def.royal && !def.pawn;
+    }
+    let counts = army_counts(start);
+    let fit = fit_values(samples, &prior, &free, &counts, FIT_WEIGHTS);
+    println!(
+        "value fit over {} army-positions: scale {:.0}, mean squared error {:.5} with the \
+         priors, {:.5} fitted",
+        samples.len(),
+        fit.scale,
+        fit.error_before,
+        fit.error_after
+    );
+    let start_total = |values: &[f64; KIND_COUNT], p: usize| -> f64 {
+        counts[p].iter().zip(values).map(|(c, v)| c * v).sum()
+    };
+    for (p, name) in t.variant.armies.iter().enumerate() {
+        println!(
+            "  {name:<10} start material: prior {:.0}, fitted {:.0}",
+            start_total(&prior, p),
+            start_total(&fit.values, p)
+        );
+    }
+    for k in t.variant.kinds() {
+        println!(
+            "  {:<13} prior {:5.0}  fitted {:5.0}",
+            t.variant.kind(k).name,
+            prior[k.index()],
+            fit.values[k.index()]
+        );
+    }
+    let table: Vec<String> = fit
+        .values
+        .iter()
+        .map(|v| format!("{}", v.round() as i32))
+        .collect();
+    println!("  table: [{}]", table.join(", "));
+}
+
+/// Plies between two sampled positions: far enough apart to differ.
+const SAMPLE_EVERY: usize = 8;
+
+/// A game's positions every few plies after the random opening.
+fn sampled_positions<B: BitSet>(
+    mut game: Game<B>,
+    moves: &[String],
+    opening: usize,
+) -> Vec<Position<B>> {
     let mut out = Vec::new();
     for (ply, m) in moves.iter().enumerate() {
-        if ply >= opening && (ply - opening) % MOBILITY_SAMPLE_EVERY == 0 {
-            out.push(game.pos.occupied);
+        if ply >= opening && (ply - opening) % SAMPLE_EVERY == 0 {
+            out.push(game.pos);
         }
         game.play_str(m).expect("a recorded move replays");
     }

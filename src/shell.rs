@@ -436,6 +436,27 @@ mod tests {
     }
 
     #[test]
+    fn eval_gives_every_army_its_score_and_a_level_start() {
+        let mut s = Shell::new("aof5", None, Method::DEFAULT).unwrap();
+        let text = run(&mut s, "eval");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        for (line, army) in lines
+            .iter()
+            .zip(["Catholic", "Protestant", "Islamic", "Byzantine"])
+        {
+            assert!(line.starts_with(&format!("{army}: score ")), "{line}");
+            let utility: i32 = line.rsplit(' ').next().unwrap().parse().unwrap();
+            assert!(utility.abs() <= 60, "{line}");
+        }
+        assert!(run(
+            &mut Shell::new("chess", None, Method::DEFAULT).unwrap(),
+            "eval"
+        )
+        .ends_with("for white"));
+    }
+
+    #[test]
     fn moves_lists_nothing_after_a_draw_by_repetition() {
         let mut s = Shell::new("chess", None, Method::DEFAULT).unwrap();
         assert!(run(&mut s, "moves").starts_with("20 legal moves: "));
