@@ -6,8 +6,12 @@ use clap::Args;
 use panoply::bitboard::BitSet;
 use panoply::game::{AnyTables, Game, Outcome};
 use panoply::games::aof5::eval::Eval;
+use panoply::games::aof5::fit::{fit_values, ValueSample, FIT_WEIGHTS};
+use panoply::games::aof5::pieces::KIND_COUNT;
 use panoply::movegen::tables::Tables;
-use panoply::search::multi_player::{Method, MultiLimits};
+use panoply::piece::{Kind, Player};
+use panoply::position::Position;
+use panoply::search::multi_player::{Method, MultiLimits, QUIESCENCE_CAPTURES};
 use panoply::search::selfplay::{play, play_two_player, Record, Schedule, SelfPlay};
 use panoply::search::{Limits, SearchOptions, Searcher};
 use panoply::tune::data::{quiet_position, white_result, Sample, Seen};
@@ -57,10 +61,27 @@ pub struct Options {
     /// paranoid | brs [default: paranoid,brs,paranoid,brs].
     #[arg(long)]
     pub methods: Option<String>,
-    /// Four-player games: rotate the methods by one army after every game, so each seat
-    /// sees each method.
+    /// Four-player games: rotate the methods (and per-army budgets) by one army after every
+    /// game, so each seat sees each engine.
     #[arg(long)]
     pub rotate: bool,
+    /// Four-player games: after the games, the mean reach of every piece kind in the
+    /// positions they passed through (every 8th ply after the random opening), against its
+    /// reach on the empty board: the measurement behind the Armies of Faith piece values.
+    #[arg(long)]
+    pub mobility: bool,
+    /// Four-player games: after the games, fit the Armies of Faith piece values to their
+    /// results (positions every 8th ply after the random opening, labelled with how the
+    /// game ended for each army) and print the fitted table.
+    #[arg(long)]
+    pub fit_values: bool,
+    /// Four-player games: node budget per army in turn order (c,p,i,b), instead of --nodes.
+    #[arg(long)]
+    pub army_nodes: Option<String>,
+    /// Four-player games: quiescence captures per army in turn order (c,p,i,b), or one for
+    /// all [default: what the engine uses].
+    #[arg(long)]
+    pub captures: Option<String>,
     /// Print each game's moves on a line after the game's line, to replay or check it.
     #[arg(long)]
     pub moves: bool,
@@ -198,13 +219,23 @@ impl Tally {
 }
 
 pub fn run(o: Options) -> Result<(), String> {
-    if o.depth.is_none() && o.nodes.is_none() && o.movetime.is_none() {
-        return Err("give a budget per move: --nodes, --depth or --movetime".into());
+    if o.depth.is_none() && o.nodes.is_none() && o.movetime.is_none() && o.army_nodes.is_none() {
+        return Err("give a budget per move: --nodes, --depth, --movetime or --army-nodes".into());
     }
     let tables = AnyTables::by_name(&o.variant).map_err(|e| e.to_string())?;
     if tables.variant().players() == 2 {
-        if o.methods.is_some() || o.rotate {
-            return Err("--methods and --rotate apply to four-player games only".into());
+        if o.methods.is_some()
+            || o.rotate
+            || o.army_nodes.is_some()
+            || o.captures.is_some()
+            || o.mobility
+            || o.fit_values
+        {
+            return Err(
+                "--methods, --rotate, --army-nodes, --captures, --mobility and \
+                 --fit-values apply to four-player games only"
+                    .into(),
+            );
         }
         with_tables!(&tables, t => run_two_player(t, &o))
     } else if o.record.is_some() {
@@ -282,46 +313,120 @@ fn parse_methods(s: &str, players: usize) -> Result<Vec<Method>, String> {
     }
 }
 
+/// One army's engine in four-player self-play.
+#[derive(Clone, Copy, Debug)]
+struct ArmyEngine {
+    method: Method,
+    limits: MultiLimits,
+}
+
+impl ArmyEngine {
+    /// The method, and the budget and quiescence where armies differ in them.
+    fn label(&self, nodes_differ: bool, captures_differ: bool) -> String {
+        let mut label = self.method.name().to_string();
+        if nodes_differ {
+            label += &format!(" {}n", self.limits.nodes.unwrap_or(0));
+        }
+        if captures_differ {
+            label += &format!(" q{}", self.limits.capture_plies);
+        }
+        label
+    }
+}
+
+/// A comma list with one entry per army, or one for all.
+fn per_army<T: Copy>(
+    s: &str,
+    players: usize,
+    what: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, String> {
+    let items: Vec<T> = s
+        .split(',')
+        .map(|x| parse(x.trim()).ok_or_else(|| format!("bad {what} '{x}'")))
+        .collect::<Result<_, _>>()?;
+    match items.len() {
+        1 => Ok(vec![items[0]; players]),
+        n if n == players => Ok(items),
+        n => Err(format!(
+            "give one {what} or {players} (one per army), not {n}"
+        )),
+    }
+}
+
 fn run_multi_player(t: &Arc<Tables<panoply::bitboard::Wide>>, o: &Options) -> Result<(), String> {
     let players = t.players();
-    let mut methods = parse_methods(o.methods.as_deref().unwrap_or(DEFAULT_METHODS), players)?;
-    let limits = MultiLimits {
-        depth: o.depth,
-        nodes: o.nodes,
-        movetime: o.movetime.map(Duration::from_millis),
-        ..MultiLimits::default()
+    let methods = parse_methods(o.methods.as_deref().unwrap_or(DEFAULT_METHODS), players)?;
+    let nodes = match &o.army_nodes {
+        Some(list) => per_army(list, players, "node budget", |x| x.parse::<u64>().ok())?
+            .into_iter()
+            .map(Some)
+            .collect(),
+        None => vec![o.nodes; players],
     };
+    let captures = match &o.captures {
+        Some(list) => per_army(list, players, "capture count", |x| x.parse::<u32>().ok())?,
+        None => vec![QUIESCENCE_CAPTURES; players],
+    };
+    let mut engines: Vec<ArmyEngine> = (0..players)
+        .map(|p| ArmyEngine {
+            method: methods[p],
+            limits: MultiLimits {
+                depth: o.depth,
+                nodes: nodes[p],
+                movetime: o.movetime.map(Duration::from_millis),
+                capture_plies: captures[p],
+                ..MultiLimits::default()
+            },
+        })
+        .collect();
+    let nodes_differ = nodes.iter().any(|&n| n != nodes[0]);
+    let captures_differ = captures.iter().any(|&c| c != captures[0]);
+    let label = |e: &ArmyEngine| e.label(nodes_differ, captures_differ);
     o.new_game(t)?;
     let eval = Eval::new(t);
     let names = &t.variant.armies;
-    let mut wins: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut leads: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut seats: BTreeMap<&str, usize> = BTreeMap::new();
+    // Per engine: wins, leads in unfinished games, army-games, and its score (a win 1, a
+    // draw or an unfinished game shared by the armies still playing).
+    let mut wins: BTreeMap<String, usize> = BTreeMap::new();
+    let mut leads: BTreeMap<String, usize> = BTreeMap::new();
+    let mut seats: BTreeMap<String, usize> = BTreeMap::new();
+    let mut scores: BTreeMap<String, f64> = BTreeMap::new();
     let mut tally = Tally::default();
     let start = Instant::now();
+    let mut occupancies = Vec::new();
+    let mut value_samples = Vec::new();
     for g in 0..o.games {
         let config = SelfPlay {
-            methods: methods.clone(),
-            limits,
+            methods: engines.iter().map(|e| e.method).collect(),
+            limits: engines.iter().map(|e| e.limits).collect(),
             max_plies: o.max_plies,
             random_opening: o.random_opening,
         };
         let record = play(o.new_game(t)?, &eval, &config, o.schedule(g).seed);
-        for m in &methods {
-            *seats.entry(m.name()).or_default() += 1;
+        for e in &engines {
+            *seats.entry(label(e)).or_default() += 1;
         }
-        let seat = |p: usize| format!("{} ({})", names[p], methods[p].name());
+        let seat = |p: usize| format!("{} ({})", names[p], label(&engines[p]));
         let text = tally.add(&record, seat, o.max_plies);
         let mut ahead = String::new();
         match (&record.outcome, record.leader) {
             (Some(Outcome::Win { winner, .. }), _) => {
-                *wins.entry(methods[winner.index()].name()).or_default() += 1;
+                *wins.entry(label(&engines[winner.index()])).or_default() += 1;
+                *scores.entry(label(&engines[winner.index()])).or_default() += 1.0;
             }
-            (None, Some(p)) => {
-                *leads.entry(methods[p.index()].name()).or_default() += 1;
-                ahead = format!(", {} ahead", seat(p.index()));
+            (outcome, leader) => {
+                if let (None, Some(p)) = (outcome, leader) {
+                    *leads.entry(label(&engines[p.index()])).or_default() += 1;
+                    ahead = format!(", {} ahead", seat(p.index()));
+                }
+                let playing: Vec<usize> = (0..players)
+                    .filter(|&p| !record.checkmates.iter().any(|c| c.victim.index() == p))
+                    .collect();
+                for &p in &playing {
+                    *scores.entry(label(&engines[p])).or_default() += 1.0 / playing.len() as f64;
+                }
             }
-            _ => {}
         }
         let mates: Vec<String> = record
             .checkmates
@@ -336,7 +441,7 @@ fn run_multi_player(t: &Arc<Tables<panoply::bitboard::Wide>>, o: &Options) -> Re
             })
             .collect();
         println!(
-            "game {}: {text} after {} plies{ahead}; checkmates: {}; methods: {}",
+            "game {}: {text} after {} plies{ahead}; checkmates: {}; engines: {}",
             g + 1,
             record.plies,
             if mates.is_empty() {
@@ -344,26 +449,167 @@ fn run_multi_player(t: &Arc<Tables<panoply::bitboard::Wide>>, o: &Options) -> Re
             } else {
                 mates.join(" ")
             },
-            methods
-                .iter()
-                .map(|m| m.name())
-                .collect::<Vec<_>>()
-                .join(",")
+            engines.iter().map(label).collect::<Vec<_>>().join(",")
         );
         o.print_moves(&record);
+        if o.mobility || o.fit_values {
+            let positions = sampled_positions(o.new_game(t)?, &record.moves, o.random_opening);
+            occupancies.extend(positions.iter().map(|p| p.occupied));
+            if o.fit_values {
+                value_samples.extend(positions.iter().flat_map(|p| value_samples_of(p, &record)));
+            }
+        }
         if o.rotate {
-            methods.rotate_right(1);
+            engines.rotate_right(1);
         }
     }
     tally.print(start.elapsed().as_secs_f64());
-    for m in Method::ALL {
+    for (name, games) in &seats {
+        let score = scores.get(name).copied().unwrap_or(0.0);
         println!(
-            "  method {}: {} wins, ahead in {} unfinished games, from {} army-games",
-            m.name(),
-            wins.get(m.name()).copied().unwrap_or(0),
-            leads.get(m.name()).copied().unwrap_or(0),
-            seats.get(m.name()).copied().unwrap_or(0)
+            "  engine {name}: {} wins, ahead in {} unfinished games, from {games} army-games; \
+             score {score:.2} = {:.1}% (equal play: {:.1}%)",
+            wins.get(name).copied().unwrap_or(0),
+            leads.get(name).copied().unwrap_or(0),
+            100.0 * score / *games as f64,
+            100.0 / players as f64
         );
     }
+    if o.mobility {
+        print_mobility(t, &occupancies);
+    }
+    if o.fit_values {
+        print_fit(t, &o.new_game(t)?.pos, &value_samples);
+    }
     Ok(())
+}
+
+/// Each army still playing in `pos`, with its material against the others and how the
+/// game ended for it.
+fn value_samples_of<B: BitSet>(pos: &Position<B>, record: &Record) -> Vec<ValueSample> {
+    let playing: Vec<usize> = (0..4).filter(|&p| pos.is_alive(Player(p as u8))).collect();
+    let at_end: Vec<usize> = (0..4)
+        .filter(|&p| !record.checkmates.iter().any(|c| c.victim.index() == p))
+        .collect();
+    let counts = army_counts(pos);
+    playing
+        .iter()
+        .map(|&p| {
+            let mut difference = [0.0; KIND_COUNT];
+            for (k, d) in difference.iter_mut().enumerate() {
+                let others: f64 = playing
+                    .iter()
+                    .filter(|&&q| q != p)
+                    .map(|&q| counts[q][k])
+                    .sum();
+                *d = counts[p][k] - others / (playing.len() - 1).max(1) as f64;
+            }
+            let result = match &record.outcome {
+                Some(Outcome::Win { winner, .. }) => (winner.index() == p) as u8 as f64,
+                _ if at_end.contains(&p) => 1.0 / at_end.len() as f64,
+                _ => 0.0,
+            };
+            ValueSample {
+                difference,
+                playing: playing.len(),
+                result,
+            }
+        })
+        .collect()
+}
+
+/// Pieces per army and kind.
+fn army_counts<B: BitSet>(pos: &Position<B>) -> [[f64; KIND_COUNT]; 4] {
+    let mut counts = [[0.0; KIND_COUNT]; 4];
+    for (p, army) in counts.iter_mut().enumerate() {
+        for (k, c) in army.iter_mut().enumerate() {
+            *c = pos.pieces(Player(p as u8), Kind(k as u8)).count() as f64;
+        }
+    }
+    counts
+}
+
+/// Fits the piece values to the games' results and prints them with what they make of the
+/// start position.
+fn print_fit<B: BitSet>(t: &Tables<B>, start: &Position<B>, samples: &[ValueSample]) {
+    use panoply::games::aof5::eval::prior_value;
+    let mut prior = [0.0; KIND_COUNT];
+    let mut free = [false; KIND_COUNT];
+    for k in t.variant.kinds() {
+        let def = t.variant.kind(k);
+        prior[k.index()] = if def.royal { 0.0 } else { prior_value(k) };
+        // Pawns and Yeomen stay at 100: the unit the other values are counted in.
+        free[k.index()] = !def.royal && !def.pawn;
+    }
+    let counts = army_counts(start);
+    let fit = fit_values(samples, &prior, &free, &counts, FIT_WEIGHTS);
+    println!(
+        "value fit over {} army-positions: scale {:.0}, mean squared error {:.5} with the \
+         priors, {:.5} fitted",
+        samples.len(),
+        fit.scale,
+        fit.error_before,
+        fit.error_after
+    );
+    let start_total = |values: &[f64; KIND_COUNT], p: usize| -> f64 {
+        counts[p].iter().zip(values).map(|(c, v)| c * v).sum()
+    };
+    for (p, name) in t.variant.armies.iter().enumerate() {
+        println!(
+            "  {name:<10} start material: prior {:.0}, fitted {:.0}",
+            start_total(&prior, p),
+            start_total(&fit.values, p)
+        );
+    }
+    for k in t.variant.kinds() {
+        println!(
+            "  {:<13} prior {:5.0}  fitted {:5.0}",
+            t.variant.kind(k).name,
+            prior[k.index()],
+            fit.values[k.index()]
+        );
+    }
+    let table: Vec<String> = fit
+        .values
+        .iter()
+        .map(|v| format!("{}", v.round() as i32))
+        .collect();
+    println!("  table: [{}]", table.join(", "));
+}
+
+/// Plies between two sampled positions: far enough apart to differ.
+const SAMPLE_EVERY: usize = 8;
+
+/// A game's positions every few plies after the random opening.
+fn sampled_positions<B: BitSet>(
+    mut game: Game<B>,
+    moves: &[String],
+    opening: usize,
+) -> Vec<Position<B>> {
+    let mut out = Vec::new();
+    for (ply, m) in moves.iter().enumerate() {
+        if ply >= opening && (ply - opening) % SAMPLE_EVERY == 0 {
+            out.push(game.pos);
+        }
+        game.play_str(m).expect("a recorded move replays");
+    }
+    out
+}
+
+/// Each kind's mean reach on the empty board and in the sampled positions, and the
+/// measured table as `games/aof5/eval.rs` holds it.
+fn print_mobility<B: BitSet>(t: &Tables<B>, occupancies: &[B]) {
+    use panoply::games::aof5::eval::mean_mobility_among;
+    println!("mobility over {} sampled positions:", occupancies.len());
+    let mut table = Vec::new();
+    for k in t.variant.kinds() {
+        let empty = mean_mobility_among(t, k, &[B::empty()]);
+        let in_play = mean_mobility_among(t, k, occupancies);
+        println!(
+            "  {:<13} empty board {empty:6.2}  in play {in_play:6.2}",
+            t.variant.kind(k).name
+        );
+        table.push(format!("{in_play:.2}"));
+    }
+    println!("  table: [{}]", table.join(", "));
 }

@@ -36,6 +36,8 @@ commands:
   <move>                      play a move for the side/army to move (e.g. e2e4, wd2wd3, gt1ft1, pass)
   show                        the board (levels side by side), holdings, armies still playing
   moves                       the legal moves
+  eval                        the static evaluation (four-player games: each army's score
+                              and its utility, its score less the mean of the others)
   undo                        take back the last move
   go [depth N|nodes N|movetime MS]
                               the engine chooses and plays a move (default: movetime 1000)
@@ -166,6 +168,7 @@ impl Shell {
             "show" => with_board!(&self.board, b => b.show()),
             "moves" => with_board!(&self.board, b => b.moves())?,
             "fen" => with_board!(&self.board, b => b.game.position_string()),
+            "eval" => with_board!(&self.board, b => b.eval()),
             "undo" => with_board!(&mut self.board, b => b.undo())?,
             "go" => {
                 let limits = parse_limits(args)?;
@@ -363,6 +366,32 @@ impl<B: BitSet> Board<B> {
         text
     }
 
+    /// The static evaluation: per army in four-player games (what the multi-player search
+    /// sees at its leaves), else the score for the side to move.
+    fn eval(&self) -> String {
+        let t = &self.game.tables;
+        let pos = &self.game.pos;
+        if t.players() == 2 {
+            let score = crate::eval::Evaluator::new(t).evaluate(t, pos);
+            return format!("eval {score} for {}", self.player_name(pos.side));
+        }
+        let eval = crate::games::aof5::eval::Eval::new(t);
+        let scores = eval.army_scores(t, pos);
+        (0..t.players() as u8)
+            .map(Player)
+            .filter(|&p| pos.is_alive(p))
+            .map(|p| {
+                format!(
+                    "{}: score {} utility {}",
+                    self.player_name(p),
+                    scores[p.index()],
+                    eval.utility(t, pos, p)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     fn perft(&self, depth: u32) -> String {
         let start = Instant::now();
         let nodes = perft_parallel(&self.game.tables, &self.game.pos, depth);
@@ -404,6 +433,27 @@ mod tests {
         assert_eq!(run(&mut s, "undo"), "error: there is no move to take back");
         assert!(run(&mut s, "perft 2").starts_with("perft 2: 400 nodes"));
         assert_eq!(run(&mut s, "quit"), "<quit>");
+    }
+
+    #[test]
+    fn eval_gives_every_army_its_score_and_a_level_start() {
+        let mut s = Shell::new("aof5", None, Method::DEFAULT).unwrap();
+        let text = run(&mut s, "eval");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        for (line, army) in lines
+            .iter()
+            .zip(["Catholic", "Protestant", "Islamic", "Byzantine"])
+        {
+            assert!(line.starts_with(&format!("{army}: score ")), "{line}");
+            let utility: i32 = line.rsplit(' ').next().unwrap().parse().unwrap();
+            assert!(utility.abs() <= 60, "{line}");
+        }
+        assert!(run(
+            &mut Shell::new("chess", None, Method::DEFAULT).unwrap(),
+            "eval"
+        )
+        .ends_with("for white"));
     }
 
     #[test]

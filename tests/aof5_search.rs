@@ -91,10 +91,10 @@ fn a_short_self_play_game_keeps_to_the_rules() {
             Method::Paranoid,
             Method::BestReply,
         ],
-        limits: MultiLimits {
+        limits: vec![MultiLimits {
             nodes: Some(300),
             ..Default::default()
-        },
+        }],
         max_plies: 16,
         random_opening: 4,
     };
@@ -127,5 +127,65 @@ fn the_searcher_plays_four_player_games() {
         assert!(game.legal_moves().contains(&best));
         assert_eq!(game.pos.side, panoply::piece::Player(1));
         assert_eq!(infos, 1);
+    }
+}
+
+/// The best move of a depth-1 search for the army to move, with `captures` quiescence
+/// captures beyond the depth.
+fn depth_one_best(
+    t: &panoply::movegen::tables::Tables<panoply::bitboard::Wide>,
+    pos: &panoply::position::Position<panoply::bitboard::Wide>,
+    method: Method,
+    captures: u32,
+) -> String {
+    let limits = MultiLimits {
+        depth: Some(1),
+        capture_plies: captures,
+        ..Default::default()
+    };
+    let eval = Eval::new(t);
+    let r = search(
+        t,
+        &eval,
+        pos,
+        &[],
+        method,
+        limits,
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    panoply::movegen::notation::format_move(t, r.best.expect("a move"))
+}
+
+/// Kings far away on level 4, so that King safety plays no part.
+const KINGS: [(&str, &str); 4] = [("js4", "cK"), ("jz4", "pK"), ("az4", "iK"), ("as4", "bK")];
+
+/// The Catholic Rook can take an Islamic Knight that the Islamic Rook guards. One ply sees
+/// only the Knight won; quiescence sees the Rook lost to the recapture and declines.
+#[test]
+fn quiescence_declines_a_capture_that_loses_the_capturer() {
+    let t = tables("aof5");
+    let mut pieces = KINGS.to_vec();
+    pieces.extend([("ev2", "cR"), ("ex2", "iN"), ("hx2", "iR")]);
+    let pos = parse(&t, &pieces, "c cpib - 0 1");
+    for method in Method::ALL {
+        assert_eq!(depth_one_best(&t, &pos, method, 0), "ev2ex2", "{method:?}");
+        assert_ne!(depth_one_best(&t, &pos, method, 4), "ev2ex2", "{method:?}");
+    }
+}
+
+/// The Byzantine Knight attacks the Catholic Queen while an Islamic Knight hangs to the
+/// Catholic Rook. One ply takes the Knight and loses the Queen; quiescence sees the
+/// Byzantine Knight's capture and moves the Queen.
+#[test]
+fn quiescence_sees_a_hanging_queen_that_one_ply_misses() {
+    let t = tables("aof5");
+    let mut pieces = KINGS.to_vec();
+    pieces.extend([("ev3", "cQ"), ("gw3", "bN"), ("bs1", "cR"), ("bx1", "iN")]);
+    let pos = parse(&t, &pieces, "c cpib - 0 1");
+    for method in Method::ALL {
+        assert_eq!(depth_one_best(&t, &pos, method, 0), "bs1bx1", "{method:?}");
+        let saved = depth_one_best(&t, &pos, method, 4);
+        assert!(saved.starts_with("ev3"), "{method:?} played {saved}");
     }
 }

@@ -14,11 +14,12 @@
 //! budget, keeping the best move of the last finished iteration.
 
 use super::multi_table::MultiTable;
+use super::ordering::TacticalSink;
 use super::{time, Info, Limits, Score, SearchResult};
 use crate::bitboard::BitSet;
 use crate::game::Game;
 use crate::games::aof5::eval::Eval;
-use crate::movegen::{legal_moves, tables::Tables};
+use crate::movegen::{generate, is_in_check, legal_moves, tables::Tables};
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Kind, Player};
 use crate::position::Position;
@@ -74,6 +75,9 @@ pub struct MultiLimits {
     pub soft: Option<Duration>,
     /// Where the times above count from (the arrival of the command); `None`: from now.
     pub started: Option<Instant>,
+    /// Quiescence beyond the depth: at most this many captures (0: none, the leaf's static
+    /// value stands).
+    pub capture_plies: u32,
 }
 
 /// One finished iteration.
@@ -93,6 +97,10 @@ pub struct MultiResult {
     pub depth: u32,
     pub nodes: u64,
 }
+
+/// Captures searched beyond the depth by the engine (protocols and self-play unless told
+/// otherwise); 0 turns quiescence off.
+pub const QUIESCENCE_CAPTURES: u32 = 0;
 
 const MAX_DEPTH: u32 = 64;
 const MAX_PLY: usize = 128;
@@ -230,6 +238,7 @@ pub fn search_game<B: BitSet>(
         movetime: budget.hard,
         soft: budget.soft,
         started: Some(started),
+        capture_plies: QUIESCENCE_CAPTURES,
     };
     let players = t.players() as i32;
     let score = |s: i32| score_for(eval.win(), players, s);
@@ -315,26 +324,142 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
         v
     }
 
+    /// The value of a finished game (or of one the root army is out of) for the root army,
+    /// preferring quick wins and slow losses.
+    fn terminal_value(&self, pos: &Position<B>, ply: usize) -> i32 {
+        let v = self.eval.utility(self.t, pos, self.root);
+        if v > 0 {
+            v - ply as i32
+        } else {
+            v + ply as i32
+        }
+    }
+
     /// Leaf and terminal values; `None` when the position must be searched.
-    fn settled(&mut self, pos: &Position<B>, depth: u32, ply: usize) -> Option<i32> {
+    fn settled(
+        &mut self,
+        pos: &Position<B>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
         self.nodes += 1;
         if self.finished(pos) {
-            // Prefer quick wins and slow losses.
-            let v = self.eval.utility(self.t, pos, self.root);
-            return Some(if v > 0 {
-                v - ply as i32
-            } else {
-                v + ply as i32
-            });
+            return Some(self.terminal_value(pos, ply));
         }
         if self.keys.contains(&pos.hash) {
             return Some(0);
         }
         // The budget is checked at every node, leaves included, so that a time limit holds.
-        if self.out_of_budget() || depth == 0 || ply >= MAX_PLY - 1 {
+        if self.out_of_budget() || ply >= MAX_PLY - 1 {
             return Some(self.eval.utility(self.t, pos, self.root));
         }
+        if depth == 0 {
+            let captures = self.limits.capture_plies;
+            return Some(self.quiesce(pos, alpha, beta, ply, captures));
+        }
         None
+    }
+
+    /// Quiescence beyond the depth, so that a leaf neither counts a piece as won that the
+    /// next armies take back nor misses a piece of the root army left hanging. The root
+    /// army stops (its value as it stands) or captures any enemy piece; every other army
+    /// captures a piece of the root army or lets the next army move — by a pass on the
+    /// board, so that turn order and the checkmates between moves stay the game's. At most
+    /// `left` captures; the node itself is already counted.
+    fn quiesce(
+        &mut self,
+        pos: &Position<B>,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        left: u32,
+    ) -> i32 {
+        let stand = self.eval.utility(self.t, pos, self.root);
+        // An army in check is not searched on: its escapes are mostly quiet moves, which this
+        // search does not look at, and a pass would leave its King to be checkmated between
+        // moves, which no legal move of the game allows.
+        if left == 0
+            || ply >= MAX_PLY - 1
+            || self.out_of_budget()
+            || is_in_check(self.t, pos, pos.side)
+        {
+            return stand;
+        }
+        let maximizing = pos.side == self.root;
+        let victims = if maximizing {
+            pos.enemies(pos.side)
+        } else {
+            pos.by_player[self.root.index()]
+        };
+        let mut best = stand;
+        if maximizing {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            let passed = pos.play(self.t, Move::pass());
+            self.nodes += 1;
+            best = self.quiesce_child(&passed, alpha, beta, ply + 1, left);
+            if self.aborted {
+                return 0;
+            }
+            beta = beta.min(best);
+            if alpha >= beta {
+                return best;
+            }
+        }
+        let mut tactical = Vec::new();
+        generate(
+            self.t,
+            pos,
+            &mut TacticalSink {
+                enemies: victims,
+                out: &mut tactical,
+            },
+        );
+        let mut captures: Vec<Move> = tactical
+            .into_iter()
+            .map(|(m, _)| m)
+            .filter(|m| m.kind() == MoveKind::EnPassant || victims.contains(m.to()))
+            .collect();
+        self.order(pos, &mut captures, ply);
+        for m in captures {
+            let child = pos.play(self.t, m);
+            self.nodes += 1;
+            let v = self.quiesce_child(&child, alpha, beta, ply + 1, left - 1);
+            if self.aborted {
+                return 0;
+            }
+            if maximizing {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// A position inside quiescence: a finished game scores as such, else it is searched on.
+    fn quiesce_child(
+        &mut self,
+        pos: &Position<B>,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        left: u32,
+    ) -> i32 {
+        if self.finished(pos) {
+            return self.terminal_value(pos, ply);
+        }
+        self.quiesce(pos, alpha, beta, ply, left)
     }
 
     /// The common start of a node: a settled value or a table cutoff to return (`Err`), or
@@ -347,7 +472,7 @@ impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
         beta: i32,
         ply: usize,
     ) -> Result<Move, i32> {
-        if let Some(v) = self.settled(pos, depth, ply) {
+        if let Some(v) = self.settled(pos, depth, alpha, beta, ply) {
             return Err(v);
         }
         let probe = self.table.probe(pos.hash, depth, alpha, beta);

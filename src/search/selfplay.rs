@@ -16,7 +16,9 @@ use std::sync::atomic::AtomicBool;
 pub struct SelfPlay {
     /// One method per army, in turn order.
     pub methods: Vec<Method>,
-    pub limits: MultiLimits,
+    /// One budget (and quiescence) per army in turn order, or one for all: armies given
+    /// different budgets show what a deeper search is worth in each seat.
+    pub limits: Vec<MultiLimits>,
     /// Games still running after this many plies are stopped without a result.
     pub max_plies: usize,
     /// Plies at the start played at random (seeded), so that games differ.
@@ -147,6 +149,7 @@ pub fn play<B: BitSet, U: Utility<B>>(
         schedule,
         |g| {
             let method = config.methods[g.pos.side.index() % config.methods.len()];
+            let limits = config.limits[g.pos.side.index() % config.limits.len()];
             let keys = g.repetition_keys();
             let r = search(
                 &g.tables,
@@ -154,7 +157,7 @@ pub fn play<B: BitSet, U: Utility<B>>(
                 &g.pos,
                 &keys,
                 method,
-                config.limits,
+                limits,
                 &stop,
                 |_| {},
             );

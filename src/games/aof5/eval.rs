@@ -1,7 +1,7 @@
-//! Evaluation per army for Armies of Faith: material from piece values derived from each
-//! kind's mobility on this board, King safety against all three opponents, and the
-//! prospects of promotion by checkmate (pressure on enemy Kings, promoted pieces once an
-//! Emperor makes a second checkmate by a promoted piece a win).
+//! Evaluation per army for Armies of Faith: material from piece values fitted to self-play
+//! results (starting from each kind's reach in played positions), King safety against all
+//! three opponents, and the prospects of promotion by checkmate (pressure on enemy Kings,
+//! promoted pieces once an Emperor makes a second checkmate by a promoted piece a win).
 
 use super::pieces::{is_promoted_type, EMPEROR, KIND_COUNT, PAWN, YEOMAN};
 use super::{opposite, BYZANTINE};
@@ -26,26 +26,57 @@ pub struct Eval<B: BitSet> {
     near2: Vec<B>,
 }
 
-/// Mean number of cells a kind reaches from a cell of the empty board.
-fn mean_mobility<B: BitSet>(t: &Tables<B>, k: Kind) -> f64 {
+/// Each kind's mean reach (cells it would move to or capture on) from every cell of the
+/// boards of 780 positions of self-play games, in kind order (King .. Sahib), measured by
+/// `panoply selfplay --variant aof5 --games 8 --nodes 3000 --methods brs --max-plies 1500
+/// --random-opening 8 --seed 300 --mobility` (README, "Armies of Faith: piece values").
+/// Pieces on the board cut the slides short; leaps keep their reach.
+pub const REACH_IN_PLAY: [f64; KIND_COUNT] = [
+    13.53, 13.53, 18.25, 15.73, 17.57, 13.70, 10.45, 33.30, 28.02, 31.27, 52.89, 22.29, 27.34,
+    22.62, 39.76, 28.93, 26.18, 24.21, 29.43, 20.46, 5.22, 5.22, 17.99, 21.24, 23.27, 25.11, 40.84,
+    21.06, 5.88, 3.58, 8.95,
+];
+
+/// A kind's value from its reach in play: what the fit starts from and is held near. A
+/// reach of one cell is worth about a tenth of a Pawn more than a Pawn's own few steps.
+pub fn prior_value(k: Kind) -> f64 {
+    40.0 + 22.0 * REACH_IN_PLAY[k.index()]
+}
+
+/// Centipawns per kind (King .. Sahib), fitted to self-play results from the priors above
+/// with the start arrays held level ([`super::fit`]): `panoply selfplay --variant aof5
+/// --games 20 --nodes 2000 --army-nodes 2000,6000,6000,6000 --methods brs --max-plies 1500
+/// --random-opening 8 --seed 700 --fit-values` (README, "Armies of Faith: piece values").
+/// Royal kinds are never captured and Pawns and Yeomen are the unit; their entries are unused.
+pub const FITTED_VALUES: [i32; KIND_COUNT] = [
+    0, 397, 0, 394, 354, 325, 340, 846, 729, 706, 1116, 523, 623, 543, 947, 658, 689, 489, 666,
+    408, 155, 155, 436, 507, 538, 593, 938, 503, 169, 119, 237,
+];
+
+/// Mean number of cells a kind would reach from each cell of boards with these occupancies
+/// (the pieces there block its slides; a target counts whoever stands on it): the reach it
+/// has in play, where the empty board overrates long slides against leaps.
+pub fn mean_mobility_among<B: BitSet>(t: &Tables<B>, k: Kind, occupancies: &[B]) -> f64 {
     let kt = t.kind(BYZANTINE, k);
     let mut total = 0u64;
-    for from in t.shape.all_cells() {
-        let i = from.index();
-        let mut targets = kt.quiet[i] | kt.capture[i];
-        for s in &kt.slides {
-            let mut a = t.ray(s.dir as usize, from);
-            if s.max > 0 {
-                a &= s.limit[i];
+    for &occ in occupancies {
+        for from in t.shape.all_cells() {
+            let i = from.index();
+            let mut targets = kt.quiet[i] | kt.capture[i];
+            for s in &kt.slides {
+                let mut a = t.ray_attack(s.dir as usize, from, occ);
+                if s.max > 0 {
+                    a &= s.limit[i];
+                }
+                targets |= a;
             }
-            targets |= a;
+            for b in kt.bent[i].iter().filter(|b| !occ.contains(b.first)) {
+                targets |= t.ray_attack(b.dir as usize, b.first, occ);
+            }
+            total += targets.count() as u64;
         }
-        for b in &kt.bent[i] {
-            targets |= t.ray(b.dir as usize, b.first);
-        }
-        total += targets.count() as u64;
     }
-    total as f64 / t.cells as f64
+    total as f64 / (t.cells * occupancies.len().max(1)) as f64
 }
 
 impl<B: BitSet> Eval<B> {
@@ -55,9 +86,7 @@ impl<B: BitSet> Eval<B> {
             values[k.index()] = match k {
                 _ if t.variant.kind(k).royal => 0,
                 PAWN | YEOMAN => 100,
-                // A reach of one cell is worth about a tenth of a Pawn more than a Pawn's own
-                // few steps; long-range pieces grow linearly with their reach.
-                _ => (40.0 + 22.0 * mean_mobility(t, k)).round() as i32,
+                _ => FITTED_VALUES[k.index()],
             };
         }
         let within = |d: u8| -> Vec<B> {
