@@ -528,7 +528,9 @@ fn two_panoplies_play_armies_of_faith() {
                 "12",
                 "--quiet",
             ][..],
-            &FAST[..],
+            // A node budget, not a clock: on a loaded machine 0.05 s may end a four-player
+            // search before its first iteration, and the comments checked below need one.
+            &["--tc", "nodes=4000"][..],
         ]
         .concat(),
         &[],
