@@ -10,6 +10,10 @@ use crate::movegen::tables::Tables;
 use crate::piece::{Kind, Player};
 use crate::variant::Family;
 
+/// A check the defence cannot answer by taking the checker: what armies of leapers mate
+/// with, and what a count of attacked cells around the King does not see.
+const SAFE_CHECK: (i32, i32) = (30, 10);
+
 /// Passed pawn bonus by the eighths of the board covered (1..=8).
 const PASSED_PAWN: [(i32, i32); 8] = [
     (2, 5),
@@ -71,6 +75,7 @@ fn without_activity<B: BitSet>(t: &Tables<B>, w: &mut Weights) {
     for k in t.variant.kinds() {
         w.set(w.per_kind(PerKind::Mobility, k), Tapered::ZERO);
         w.set(w.per_kind(PerKind::KingAttack, k), Tapered::ZERO);
+        w.set(w.per_kind(PerKind::SafeCheck, k), Tapered::ZERO);
     }
 }
 
@@ -105,6 +110,10 @@ fn piece_defaults(w: &mut Weights, k: Kind, value: i32, mob: &Mobility) {
     w.set(
         w.per_kind(PerKind::KingAttack, k),
         Tapered::new(value / 200, 0),
+    );
+    w.set(
+        w.per_kind(PerKind::SafeCheck, k),
+        Tapered::new(SAFE_CHECK.0, SAFE_CHECK.1),
     );
 }
 

@@ -233,6 +233,7 @@ impl<B: BitSet> Evaluator<B> {
             || t.variant.kinds().any(|k| {
                 w.get(w.per_kind(PerKind::Mobility, k)) != Tapered::ZERO
                     || w.get(w.per_kind(PerKind::KingAttack, k)) != Tapered::ZERO
+                    || w.get(w.per_kind(PerKind::SafeCheck, k)) != Tapered::ZERO
             })
     }
 
@@ -489,6 +490,8 @@ impl<B: BitSet> Evaluator<B> {
         let mut lesser_threats = [B::empty(); 4];
         let mut zone_attackers = [0i32; 4];
         let mut zone_hits: ArrayVec<(Player, Kind, usize, i32), 64> = ArrayVec::new();
+        // Per player and kind: the cells its pieces of that kind can move to.
+        let mut destinations: ArrayVec<(Player, Kind, B), 64> = ArrayVec::new();
         for p in self.alive(pos) {
             let pi = p.index();
             let enemies = pos.enemies(p);
@@ -507,8 +510,14 @@ impl<B: BitSet> Evaluator<B> {
                     if info.royal {
                         continue;
                     }
-                    let targets =
-                        ((r.attacks & enemies) | (r.moves & empty)).without(enemy_pawn_attacks);
+                    let reachable = (r.attacks & enemies) | (r.moves & empty);
+                    match destinations.last_mut() {
+                        Some((dp, dk, cells)) if *dp == p && *dk == kind => *cells |= reachable,
+                        _ => {
+                            let _ = destinations.try_push((p, kind, reachable));
+                        }
+                    }
+                    let targets = reachable.without(enemy_pawn_attacks);
                     sink.add(
                         p,
                         w.per_kind(PerKind::Mobility, kind),
@@ -534,6 +543,12 @@ impl<B: BitSet> Evaluator<B> {
             let attackers = zone_attackers[q].min(MAX_KING_ATTACKERS);
             sink.add(p, w.per_kind(PerKind::KingAttack, kind), hits * attackers);
         }
+        if self.players == 2 {
+            for &(p, kind, cells) in &destinations {
+                let safe = self.safe_checks(t, pos, p, kind, cells, &zones, &attacked);
+                sink.add(p, w.per_kind(PerKind::SafeCheck, kind), safe);
+            }
+        }
         for p in self.alive(pos) {
             let pi = p.index();
             let targets = valuable_enemies(valuable, pi);
@@ -555,6 +570,36 @@ impl<B: BitSet> Evaluator<B> {
                 .sum();
             sink.add(p, w.global(Global::Hanging), hanging as i32);
         }
+    }
+
+    /// How many of `destinations` (cells `p`'s pieces of `kind` can move to) check the
+    /// opponent's lone royal from a cell the opponent does not attack. Two players only: the
+    /// checking cells are the opponent's own reach of the kind from its King's cell (its
+    /// mirror image), which holds for the left-right symmetric pieces of the 2D armies. In
+    /// Cyclical Armies the piece checks as the kind it becomes.
+    #[allow(clippy::too_many_arguments)]
+    fn safe_checks(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        p: Player,
+        kind: Kind,
+        destinations: B,
+        zones: &[B; 4],
+        attacked: &[B; 4],
+    ) -> i32 {
+        let q = Player(1 - p.0);
+        if zones[q.index()].is_empty() {
+            return 0;
+        }
+        let Some(king) = pos.royals(t, q).lowest() else {
+            return 0;
+        };
+        let checker = self.next_kind[p.index()][kind.index()].unwrap_or(kind);
+        let checking_cells = reach(t, q, checker, king, pos.occupied).attacks;
+        (destinations & checking_cells)
+            .without(attacked[q.index()])
+            .count() as i32
     }
 
     /// The cells next to player `q`'s King when it has exactly one royal (otherwise none).

@@ -154,10 +154,14 @@ pub enum PerKind {
     /// Per cell next to an enemy lone royal that the piece attacks, times the number of
     /// pieces attacking that royal's surroundings (up to four).
     KingAttack,
+    /// Per cell a piece of the kind can move to from which it would check the enemy lone
+    /// royal (two players), and which no enemy piece attacks: a check the defence cannot
+    /// meet by taking the checker.
+    SafeCheck,
 }
 
 impl PerKind {
-    pub const ALL: [PerKind; 8] = [
+    pub const ALL: [PerKind; 9] = [
         PerKind::Value,
         PerKind::Becomes,
         PerKind::Hand,
@@ -166,6 +170,7 @@ impl PerKind {
         PerKind::Centre,
         PerKind::Advance,
         PerKind::KingAttack,
+        PerKind::SafeCheck,
     ];
 
     fn prefix(self) -> &'static str {
@@ -178,6 +183,7 @@ impl PerKind {
             PerKind::Centre => "centre",
             PerKind::Advance => "advance",
             PerKind::KingAttack => "king_attack",
+            PerKind::SafeCheck => "safe_check",
         }
     }
 }

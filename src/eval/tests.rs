@@ -204,3 +204,45 @@ fn the_trace_reproduces_the_evaluation() {
         );
     }
 }
+
+/// The count of safe checks a kind has, White's minus Black's, in `fen`.
+fn safe_checks(variant: &str, fen: &str, kind_name: &str) -> i32 {
+    let t = tables(variant);
+    let pos = crate::position::fen::parse(&t, fen).unwrap();
+    let ev = Evaluator::new(&t);
+    let kind = t
+        .variant
+        .kinds()
+        .find(|&k| t.variant.kind(k).name == kind_name)
+        .unwrap();
+    let param = ev.weights().per_kind(PerKind::SafeCheck, kind);
+    let trace = ev.trace(&t, &pos).unwrap();
+    trace
+        .counts
+        .iter()
+        .find(|(p, _)| *p == param)
+        .map_or(0, |&(_, n)| n)
+}
+
+#[test]
+fn safe_checks_are_checking_moves_onto_cells_the_defence_does_not_cover() {
+    // The Knight on e4 checks from d6 and f6; nothing of Black's covers them.
+    assert_eq!(
+        safe_checks("chess", "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1", "Knight"),
+        2
+    );
+    // A pawn on e7 covers both: the checks are no longer safe.
+    assert_eq!(
+        safe_checks("chess", "4k3/4p3/8/8/4N3/8/8/4K3 w - - 0 1", "Knight"),
+        0
+    );
+    // The Rook on a1 checks from a8 only; on d1 it also reaches d8, next to the King.
+    assert_eq!(
+        safe_checks("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Rook"),
+        1
+    );
+    assert_eq!(
+        safe_checks("chess", "4k3/8/8/8/8/8/8/3RK3 w - - 0 1", "Rook"),
+        0
+    );
+}
