@@ -1,9 +1,9 @@
 //! Two-player alpha-beta: principal-variation search with a transposition table, null-move
 //! pruning, late-move reductions, futility, late-move, history and exchange pruning near the
 //! leaves (bolder where the static evaluation is not improving; the evaluation corrected by
-//! the table's bound), extension of checks that do not lose material, and a quiescence
-//! search over captures and promotions (all moves when in check). One [`Worker`] runs per
-//! thread; the threads share only the table and the flags.
+//! the table's bound), extension of checks that do not lose material and of singular hash
+//! moves, and a quiescence search over captures and promotions (all moves when in check).
+//! One [`Worker`] runs per thread; the threads share only the table and the flags.
 
 use super::ordering::{
     is_capture, material_gain, moving_kind, pick_next, AllSink, Ranker, TacticalSink, ThreadData,
@@ -30,6 +30,9 @@ pub const DRAW_CONTEMPT: i32 = 15;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Exchange losses (per squared ply of depth left) beyond which a quiet move is not searched.
 const SEE_QUIET_MARGIN: i32 = 30;
+
+/// Depth from which the hash move is tested for being singular.
+const SINGULAR_MIN_DEPTH: i32 = 5;
 
 /// The static evaluation of a ply where none was taken (the side to move was in check).
 const NO_EVAL: i32 = i32::MIN;
@@ -79,6 +82,8 @@ pub struct Worker<'a, 'd, B: BitSet> {
     /// Static evaluation per ply of the current path ([`NO_EVAL`] where in check), for the
     /// "improving" signal.
     evals: Vec<i32>,
+    /// Per ply, the move a singular-extension search leaves out ([`Move::NONE`] otherwise).
+    excluded: Vec<Move>,
     /// The side to move at the root (whose draws cost [`DRAW_CONTEMPT`]).
     root_side: Player,
 }
@@ -115,6 +120,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             path: vec![None; MAX_PLY + 2],
             reductions,
             evals: vec![NO_EVAL; MAX_PLY + 2],
+            excluded: vec![Move::NONE; MAX_PLY + 2],
             root_side,
         }
     }
@@ -371,12 +377,13 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             return alpha;
         }
         let t = self.shared.t;
+        let excluded = self.excluded[ply];
         let tt_entry = self.shared.tt.probe(pos.hash);
         let mut hash_move = Move::NONE;
         if let Some(e) = tt_entry {
             hash_move = e.mv;
             let score = from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth {
+            if !pv_node && e.depth >= depth && excluded.is_none() {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => score >= beta,
@@ -396,7 +403,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let improving = self.improving(ply, in_check);
         let eval = refined_eval(static_eval, tt_entry, ply);
         let us = pos.side;
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND && excluded.is_none() {
             // Reverse futility: far above beta near the leaves, the opponent will not recover.
             if depth <= 8 && eval - 80 * (depth - improving as i32) >= beta {
                 return eval;
@@ -459,6 +466,23 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let mut searched = 0usize;
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, i);
+            if mv == excluded {
+                continue;
+            }
+            // Singular extension: when every other move falls well short of what the table
+            // says the hash move scores, the hash move is forced and gets a ply more; when
+            // even the others beat beta, several moves refute the line and it is cut.
+            let mut singular = false;
+            if mv == hash_move {
+                match self.singular(pos, tt_entry, depth, beta, ply, in_check) {
+                    Singular::Extend => singular = true,
+                    Singular::Cut(score) => {
+                        self.data.move_stack[ply] = moves;
+                        return score;
+                    }
+                    Singular::No => {}
+                }
+            }
             let capture = is_capture(pos, mv);
             let quiet = !capture && mv.kind() != MoveKind::Promotion;
             let child = pos.play(t, mv);
@@ -499,9 +523,9 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             self.path[ply + 1] = slot;
             // Checks that do not lose material get a ply more; a check that gives a piece
             // away is seldom the point of a line and extending it feeds the horizon.
-            let extension = (gives_check
-                && ply < 2 * MAX_PLY / 3
-                && see_at_least(t, self.shared.ev, pos, mv, 0)) as i32;
+            let extension = ((singular
+                || gives_check && see_at_least(t, self.shared.ev, pos, mv, 0))
+                && ply < 2 * MAX_PLY / 3) as i32;
             let new_depth = depth - 1 + extension;
             self.keys.push(child.hash);
             let mut score;
@@ -580,17 +604,70 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             }
         }
         self.data.move_stack[ply] = moves;
-        let bound = Bound::of(best, original_alpha, beta);
-        self.shared.tt.store(
-            pos.hash,
-            Entry {
-                mv: best_move,
-                score: to_tt(best, ply),
-                depth,
-                bound,
-            },
-        );
+        if best == -INFINITY {
+            // Only the excluded move was legal: to the singular test the hash move is not
+            // "better than the others", there are none.
+            return alpha;
+        }
+        if excluded.is_none() {
+            let bound = Bound::of(best, original_alpha, beta);
+            self.shared.tt.store(
+                pos.hash,
+                Entry {
+                    mv: best_move,
+                    score: to_tt(best, ply),
+                    depth,
+                    bound,
+                },
+            );
+        }
         best
+    }
+
+    /// The singular test of the hash move (see the move loop of [`Self::search`]): a
+    /// shallow null-window search of the other moves below the table's score.
+    fn singular(
+        &mut self,
+        pos: &Position<B>,
+        tt_entry: Option<Entry>,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> Singular {
+        let Some(e) = tt_entry else {
+            return Singular::No;
+        };
+        let tt_score = from_tt(e.score, ply);
+        if depth < SINGULAR_MIN_DEPTH
+            || !self.excluded[ply].is_none()
+            || e.depth < depth - 3
+            || e.bound == Bound::Upper
+            || tt_score.abs() >= MATE_BOUND
+        {
+            return Singular::No;
+        }
+        let singular_beta = tt_score - 2 * depth;
+        self.excluded[ply] = e.mv;
+        let score = self.search(
+            pos,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            in_check,
+            false,
+        );
+        self.excluded[ply] = Move::NONE;
+        if self.aborted() {
+            Singular::No
+        } else if score < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::No
+        }
     }
 
     fn reward_quiet(
@@ -767,6 +844,15 @@ fn refined_eval(static_eval: i32, tt_entry: Option<Entry>, ply: usize) -> i32 {
     } else {
         static_eval
     }
+}
+
+/// What the singular test found about the hash move.
+enum Singular {
+    /// Forced: search it a ply deeper.
+    Extend,
+    /// Other moves beat beta too: the node fails high with this score.
+    Cut(i32),
+    No,
 }
 
 /// Mate scores are stored relative to the node, so that they stay right when the same
