@@ -1,7 +1,7 @@
 //! Static evaluation for every game family. The evaluation is a sum of weighted counts: each
 //! term ([`params`]) asks the position how often something holds for a player — pieces of a
 //! kind, cells a piece can move to, enemy pieces it threatens, cells around an enemy King it
-//! attacks, passed pawns by how far they have come — and multiplies by a (middlegame,
+//! attacks, checks it could give from cells the enemy does not cover, passed pawns by how far they have come — and multiplies by a (middlegame,
 //! endgame) weight. The counts are written once, over a [`Sink`]: scoring adds the weights,
 //! the tuner's [`trace`] records the counts. Weights are tuned per family (`weights/`) or
 //! derived from the pieces' moves ([`defaults`]). Scores are per player and combined
@@ -545,8 +545,11 @@ impl<B: BitSet> Evaluator<B> {
         }
         if self.players == 2 {
             for &(p, kind, cells) in &destinations {
-                let safe = self.safe_checks(t, pos, p, kind, cells, &zones, &attacked);
-                sink.add(p, w.per_kind(PerKind::SafeCheck, kind), safe);
+                let q = Player(1 - p.0);
+                if zones[q.index()].any() {
+                    let safe = self.safe_checks(t, pos, p, kind, cells, attacked[q.index()]);
+                    sink.add(p, w.per_kind(PerKind::SafeCheck, kind), safe);
+                }
             }
         }
         for p in self.alive(pos) {
@@ -573,11 +576,10 @@ impl<B: BitSet> Evaluator<B> {
     }
 
     /// How many of `destinations` (cells `p`'s pieces of `kind` can move to) check the
-    /// opponent's lone royal from a cell the opponent does not attack. Two players only: the
-    /// checking cells are the opponent's own reach of the kind from its King's cell (its
-    /// mirror image), which holds for the left-right symmetric pieces of the 2D armies. In
-    /// Cyclical Armies the piece checks as the kind it becomes.
-    #[allow(clippy::too_many_arguments)]
+    /// opponent's lone royal from a cell outside `covered` (what the opponent attacks). Two
+    /// players only: the checking cells are the opponent's own reach of the kind from its
+    /// King's cell (its mirror image), which holds for the left-right symmetric pieces of the
+    /// 2D armies. In Cyclical Armies the piece checks as the kind it becomes.
     fn safe_checks(
         &self,
         t: &Tables<B>,
@@ -585,21 +587,15 @@ impl<B: BitSet> Evaluator<B> {
         p: Player,
         kind: Kind,
         destinations: B,
-        zones: &[B; 4],
-        attacked: &[B; 4],
+        covered: B,
     ) -> i32 {
         let q = Player(1 - p.0);
-        if zones[q.index()].is_empty() {
-            return 0;
-        }
         let Some(king) = pos.royals(t, q).lowest() else {
             return 0;
         };
         let checker = self.next_kind[p.index()][kind.index()].unwrap_or(kind);
         let checking_cells = reach(t, q, checker, king, pos.occupied).attacks;
-        (destinations & checking_cells)
-            .without(attacked[q.index()])
-            .count() as i32
+        (destinations & checking_cells).without(covered).count() as i32
     }
 
     /// The cells next to player `q`'s King when it has exactly one royal (otherwise none).
