@@ -611,17 +611,21 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         }
         if excluded.is_none() {
             let bound = Bound::of(best, original_alpha, beta);
-            self.shared.tt.store(
-                pos.hash,
-                Entry {
-                    mv: best_move,
-                    score: to_tt(best, ply),
-                    depth,
-                    bound,
-                },
-            );
+            self.store(pos.hash, best_move, best, bound, depth, ply);
         }
         best
+    }
+
+    /// Keeps a node's result in the table (mate scores made relative to the node).
+    fn store(&self, hash: u64, mv: Move, score: i32, bound: Bound, depth: i32, ply: usize) {
+        let score = to_tt(score, ply);
+        let entry = Entry {
+            mv,
+            score,
+            depth,
+            bound,
+        };
+        self.shared.tt.store(hash, entry);
     }
 
     /// The singular test of the hash move (see the move loop of [`Self::search`]): a
@@ -797,15 +801,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         }
         self.data.move_stack[ply] = moves;
         let bound = Bound::of(best, original_alpha, beta);
-        self.shared.tt.store(
-            pos.hash,
-            Entry {
-                mv: best_move,
-                score: to_tt(best, ply),
-                depth: 0,
-                bound,
-            },
-        );
+        self.store(pos.hash, best_move, best, bound, 0, ply);
         best
     }
 
