@@ -1,6 +1,7 @@
 //! `panoply match` and `panoply book` on the command line.
 
 use clap::Args;
+use panoply::tournament::adjudication::{Adjudication, Draw, Resign};
 use panoply::tournament::book::Book;
 use panoply::tournament::book_maker::{make_book, BookMakerSettings};
 use panoply::tournament::engine_config::{resolve, EngineConfig};
@@ -61,6 +62,14 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many plies.
     #[arg(long)]
     pub max_plies: Option<usize>,
+    /// Give a two-player game to the winner when both engines agree: the last `movecount`
+    /// scores of each are beyond `score` centipawns, e.g. `--resign movecount=3 score=600`.
+    #[arg(long, num_args = 1..=2, value_name = "SETTING")]
+    pub resign: Option<Vec<String>>,
+    /// Draw a two-player game from move `movenumber` on when both engines' last `movecount`
+    /// scores are within `score` centipawns, e.g. `--draw movenumber=40 movecount=8 score=10`.
+    #[arg(long, num_args = 1..=3, value_name = "SETTING")]
+    pub draw: Option<Vec<String>>,
     /// Grace in milliseconds on every deadline before a time forfeit.
     #[arg(long, default_value_t = 100)]
     pub margin_ms: u64,
@@ -107,6 +116,20 @@ pub fn run_match_command(args: MatchArgs) -> Result<(), String> {
         .map(SprtSettings::parse)
         .transpose()
         .map_err(|e| e.to_string())?;
+    let adjudication = Adjudication {
+        resign: args
+            .resign
+            .as_deref()
+            .map(Resign::parse)
+            .transpose()
+            .map_err(|e| format!("--resign: {e}"))?,
+        draw: args
+            .draw
+            .as_deref()
+            .map(Draw::parse)
+            .transpose()
+            .map_err(|e| format!("--draw: {e}"))?,
+    };
     let control = match args.nodes {
         Some(0) => return Err("--nodes must be at least 1".into()),
         Some(n) => TimeControl::Nodes(n),
@@ -126,6 +149,7 @@ pub fn run_match_command(args: MatchArgs) -> Result<(), String> {
         book_plies: args.book_plies,
         seed: args.seed,
         max_plies: args.max_plies,
+        adjudication,
         pgn_out: args.pgn,
         event: args.event,
         progress: !args.quiet,

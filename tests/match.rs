@@ -823,3 +823,88 @@ fn bad_suites_and_sprt_settings_are_clear_errors() {
     assert_eq!(run.status, 2);
     assert!(run.stderr.contains("exactly two engines"), "{}", run.stderr);
 }
+
+#[test]
+fn games_both_engines_call_lost_or_level_are_adjudicated() {
+    let (a, b) = (panoply_engine("Odds A"), panoply_engine("Odds B"));
+    let suite = std::env::temp_dir().join(format!("panoply-odds-{}.epd", std::process::id()));
+    // White is a Queen up.
+    std::fs::write(
+        &suite,
+        "chess rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+    )
+    .unwrap();
+    let suite = suite.display().to_string();
+    let run = run_match(
+        &[
+            &a,
+            &b,
+            "--openings",
+            &suite,
+            "--nodes",
+            "3000",
+            "--games",
+            "2",
+            "--resign",
+            "movecount=2",
+            "score=400",
+            "--max-plies",
+            "200",
+            "--quiet",
+        ],
+        &[],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.games.len(), 2);
+    for g in &run.games {
+        assert_eq!(g.tags["Result"], "1-0", "{}", g.movetext);
+        assert_eq!(g.tags["Termination"], "adjudication");
+        assert!(
+            g.movetext.contains("White wins by adjudication"),
+            "{}",
+            g.movetext
+        );
+        // Two scores of each engine are all it takes.
+        assert!(
+            g.tags["PlyCount"].parse::<u32>().unwrap() <= 10,
+            "{}",
+            g.movetext
+        );
+    }
+    // A level start: drawn once both engines' scores have stayed level for two moves each.
+    let run = run_match(
+        &[
+            &a,
+            &b,
+            "--nodes",
+            "2000",
+            "--games",
+            "1",
+            "--draw",
+            "movenumber=2",
+            "movecount=2",
+            "score=5000",
+            "--quiet",
+        ],
+        &[],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let g = &run.games[0];
+    assert_eq!(g.tags["Result"], "1/2-1/2");
+    assert!(
+        g.movetext.contains("both engines' scores are level"),
+        "{}",
+        g.movetext
+    );
+    assert_eq!(g.tags["PlyCount"], "4", "{}", g.movetext);
+    // Bad settings are one clear line and exit code 2.
+    for bad in [["--resign", "movecount=3"], ["--draw", "movenumber=x"]] {
+        let run = run_match(&[&a, &b, "--nodes", "100", bad[0], bad[1]], &[]);
+        assert_eq!(run.status, 2, "{bad:?}");
+        assert!(
+            run.stderr.starts_with(&format!("panoply: {}: ", bad[0])),
+            "{}",
+            run.stderr
+        );
+    }
+}

@@ -8,6 +8,7 @@
 //! (opening books), [`pgn`], [`elo`], [`standings`] (the final table), [`progress`] (the live
 //! line), [`book_maker`] (`panoply book`, in process with the search). This file runs the schedule on worker threads.
 
+pub mod adjudication;
 pub mod board;
 pub mod book;
 pub mod book_maker;
@@ -63,6 +64,8 @@ pub struct MatchSettings {
     pub book_plies: usize,
     pub seed: u64,
     pub max_plies: Option<usize>,
+    /// Resignation and draw by both engines' scores (two-player games).
+    pub adjudication: adjudication::Adjudication,
     pub pgn_out: Option<PathBuf>,
     pub event: String,
     pub progress: bool,
@@ -223,6 +226,7 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
         control: settings.control,
         margin: settings.margin,
         max_plies: settings.max_plies,
+        adjudication: settings.adjudication,
     };
     if settings.sprt.is_some() && settings.engines.len() != 2 {
         return Err(MatchError::Setup(

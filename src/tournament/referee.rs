@@ -4,8 +4,11 @@
 //! four-player games) or by adjudication (illegal move, time forfeit, crash, hang, resignation,
 //! false claim). A failing engine never stops the match: it is killed and the game recorded.
 
+use super::adjudication::{Adjudication, Verdict};
 use super::board::{new_board, Board};
-use super::client::{connect, EngineClient, EngineReply, GameSetup, SearchInfo, ThinkRequest};
+use super::client::{
+    connect, EngineClient, EngineReply, GameSetup, Score, SearchInfo, ThinkRequest,
+};
 use super::engine_config::EngineConfig;
 use super::process::EngineError;
 use super::time_control::{Clock, TimeControl};
@@ -36,6 +39,8 @@ pub struct RefereeSettings {
     pub margin: Duration,
     /// Adjudicate a draw after this many plies (None: play on).
     pub max_plies: Option<usize>,
+    /// Resignation and draw by both engines' scores (two-player games).
+    pub adjudication: Adjudication,
 }
 
 /// PGN `Termination` values.
@@ -132,6 +137,9 @@ struct GameInProgress {
     record: GameRecord,
     clients: Vec<Option<Box<dyn EngineClient>>>,
     clocks: Vec<Clock>,
+    /// The score each engine reported with its move, per ply (`None` for book moves and
+    /// moves without a score), for score adjudication.
+    reported: Vec<Option<Score>>,
 }
 
 /// How a seat lost the game by adjudication.
@@ -206,6 +214,7 @@ pub fn play_game(
         record,
         clients: (0..players).map(|_| None).collect(),
         clocks: vec![Clock::new(settings.control); players],
+        reported: Vec::new(),
     };
     if let Err(why) = game.play_opening() {
         return Err(RefereeError::Variant(why));
@@ -310,6 +319,9 @@ impl GameInProgress {
                 return self.adjudicate(forfeit);
             }
             on_ply(self.record.moves.len());
+            if let Some(verdict) = self.score_verdict(&settings.adjudication) {
+                return self.finish_by_scores(verdict);
+            }
         }
     }
 
@@ -321,6 +333,7 @@ impl GameInProgress {
             .expect("the referee plays only legal moves");
         let comment = self.with_events(comment, before);
         self.record.moves.push(RecordedMove { mv, seat, comment });
+        self.reported.push(None);
     }
 
     /// Adds the armies eliminated by the automatic checkmates after a move to its comment.
@@ -381,6 +394,7 @@ impl GameInProgress {
                             seat,
                             comment,
                         });
+                        self.reported.push(info.score);
                         Ok(())
                     }
                     Err(e) => Err(forfeit(
@@ -413,6 +427,34 @@ impl GameInProgress {
             }
         }
         self.record.termination = Termination::Normal;
+    }
+
+    /// What both engines' scores say, in a two-player game that has not ended by the rules.
+    fn score_verdict(&self, adjudication: &Adjudication) -> Option<Verdict> {
+        if self.clients.len() != 2 || self.board.outcome().is_some() {
+            return None;
+        }
+        // Book moves were pushed before any score: they sit at the front, unscored.
+        let book = self.record.moves.len() - self.reported.len();
+        let first_seat = self.record.moves.get(book)?.seat;
+        adjudication.verdict(&self.reported, first_seat)
+    }
+
+    fn finish_by_scores(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::Win(w) => {
+                self.record.scores = (0..2).map(|s| if s == w { 1.0 } else { 0.0 }).collect();
+                self.record.termination = Termination::Adjudication;
+                self.record.reason = format!(
+                    "{} wins by adjudication: both engines' scores",
+                    self.record.seat_names[w]
+                );
+            }
+            Verdict::Draw => self.draw(
+                Termination::Adjudication,
+                "both engines' scores are level".into(),
+            ),
+        }
     }
 
     fn draw(&mut self, termination: Termination, why: String) {
