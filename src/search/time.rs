@@ -39,9 +39,12 @@ pub fn budget(limits: &Limits) -> Budget {
     }
     let mut b = Budget::UNLIMITED;
     if let Some(mt) = limits.movetime {
+        // A fixed time per move is there to be used: no time is saved for later moves, so
+        // the search deepens until the deadline (an interrupted iteration keeps its best
+        // move first, see `Worker::root`).
         let hard = mt.saturating_sub(MOVE_OVERHEAD.min(mt / 4));
         b = Budget {
-            soft: Some(hard),
+            soft: None,
             hard: Some(hard),
         };
     }
@@ -185,7 +188,8 @@ mod tests {
             ..Limits::default()
         });
         assert_eq!(b.hard, Some(Duration::from_millis(950)));
-        assert!(b.soft <= b.hard);
+        // The whole time is searched: no soft limit ends the deepening early.
+        assert_eq!(b.soft, None);
     }
 
     #[test]
