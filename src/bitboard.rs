@@ -41,6 +41,9 @@ pub trait BitSet:
     fn lowest(self) -> Option<Cell>;
     /// The set bit with the highest index.
     fn highest(self) -> Option<Cell>;
+    /// A well-mixed 64-bit digest of the set (equal sets, equal digests), for hash tables
+    /// keyed by a part of the position.
+    fn fingerprint(self) -> u64;
 
     #[inline]
     fn any(self) -> bool {
@@ -77,6 +80,14 @@ pub trait BitSet:
         self.clear(c);
         Some(c)
     }
+}
+
+/// The splitmix64 finaliser: every input bit moves about half of the output bits.
+#[inline]
+pub fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// Iterator over the cells of a set, lowest first.
@@ -116,6 +127,10 @@ impl BitSet for u64 {
     #[inline]
     fn highest(self) -> Option<Cell> {
         (self != 0).then(|| Cell(63 - self.leading_zeros() as u16))
+    }
+    #[inline]
+    fn fingerprint(self) -> u64 {
+        mix(self)
     }
     #[inline]
     fn pop_lowest(&mut self) -> Option<Cell> {
@@ -221,6 +236,12 @@ impl BitSet for Wide {
             .rev()
             .find(|&i| self.0[i] != 0)
             .map(|i| Cell((i * 64 + 63) as u16 - self.0[i].leading_zeros() as u16))
+    }
+    #[inline]
+    fn fingerprint(self) -> u64 {
+        self.0
+            .iter()
+            .fold(0u64, |acc, &w| mix(acc.rotate_left(23) ^ w))
     }
     #[inline]
     fn contains(self, c: Cell) -> bool {

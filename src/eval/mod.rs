@@ -460,6 +460,28 @@ impl<B: BitSet> Evaluator<B> {
         }
     }
 
+    /// Keys of the pawn structure (every player's pawns) and of the material (every
+    /// player's count of every kind, on the board and in hand), for the search's
+    /// correction history.
+    pub fn correction_keys(&self, pos: &Position<B>) -> crate::search::correction::Keys {
+        let pawns = (0..self.players).fold(0u64, |acc, p| {
+            acc.rotate_left(17) ^ self.pawn_set(pos, Player(p as u8)).fingerprint()
+        });
+        let mut material = 0u64;
+        for p in 0..self.players {
+            for k in 0..self.kinds_per_player {
+                let (player, kind) = (Player(p as u8), Kind(k as u8));
+                let n = pos.pieces(player, kind).count() as u64;
+                let hand = pos.hand(player, kind) as u64;
+                material = material.wrapping_mul(0x0100_0000_01b3) ^ (n | hand << 8);
+            }
+        }
+        crate::search::correction::Keys {
+            pawns,
+            material: crate::bitboard::mix(material),
+        }
+    }
+
     fn pawn_set(&self, pos: &Position<B>, p: Player) -> B {
         self.kinds[p.index()]
             .iter()

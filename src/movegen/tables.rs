@@ -102,10 +102,7 @@ impl Zobrist {
         let mut next = || {
             // splitmix64: deterministic keys, so hashes (and bench signatures) are reproducible.
             state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
+            crate::bitboard::mix(state)
         };
         Zobrist {
             piece: (0..4 * MAX_KINDS * cells).map(|_| next()).collect(),

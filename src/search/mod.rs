@@ -5,6 +5,7 @@
 //! Games of more than two players go to [`multi_player`] (paranoid or best-reply search).
 
 pub mod bench;
+pub mod correction;
 pub mod memory;
 pub mod multi_player;
 pub mod multi_table;

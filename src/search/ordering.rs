@@ -3,6 +3,7 @@
 //! the exchange (by most valuable victim / least valuable attacker), killers, counter-move,
 //! quiet moves by history and by how they did after the last two moves, losing captures last.
 
+use super::correction::CorrectionHistory;
 use super::see::see_at_least;
 use super::MAX_PLY;
 use crate::bitboard::BitSet;
@@ -36,6 +37,8 @@ pub struct ThreadData {
     pub move_stack: Vec<Vec<(Move, i32)>>,
     /// Static evaluations by position key (the evaluation never changes within a variant).
     eval_cache: Vec<(u64, i32)>,
+    /// How far searches found the static evaluation off, by pawn structure and material.
+    pub correction: CorrectionHistory,
 }
 
 const EVAL_CACHE_SIZE: usize = 1 << 16;
@@ -61,6 +64,7 @@ impl ThreadData {
             cells: t.cells,
             move_stack: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            correction: CorrectionHistory::default(),
         }
     }
 
@@ -88,6 +92,7 @@ impl ThreadData {
             table.iter_mut().for_each(|h| *h = 0);
         }
         self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
+        self.correction.clear();
     }
 
     /// Index of a move by the piece that makes it and where it goes.

@@ -5,6 +5,7 @@
 //! moves, and a quiescence search over captures and promotions (all moves when in check).
 //! One [`Worker`] runs per thread; the threads share only the table and the flags.
 
+use super::correction::Keys;
 use super::ordering::{
     is_capture, material_gain, moving_kind, pick_next, AllSink, Ranker, TacticalSink, ThreadData,
 };
@@ -394,11 +395,13 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                 }
             }
         }
-        let static_eval = if in_check {
+        let keys = self.shared.ev.correction_keys(pos);
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             self.data.evaluate(t, self.shared.ev, pos)
         };
+        let static_eval = self.corrected(raw_eval, pos, keys);
         self.evals[ply] = if in_check { NO_EVAL } else { static_eval };
         let improving = self.improving(ply, in_check);
         let eval = refined_eval(static_eval, tt_entry, ply);
@@ -612,8 +615,47 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         if excluded.is_none() {
             let bound = Bound::of(best, original_alpha, beta);
             self.store(pos.hash, best_move, best, bound, depth, ply);
+            let quiet_best = best_move.is_none()
+                || !is_capture(pos, best_move) && best_move.kind() != MoveKind::Promotion;
+            if !in_check && quiet_best {
+                self.learn_correction(pos, keys, raw_eval, best, bound, depth);
+            }
         }
         best
+    }
+
+    /// The static evaluation corrected by what searches found about positions of this pawn
+    /// structure and material (`-INFINITY`, in check, stays).
+    #[inline]
+    fn corrected(&self, raw_eval: i32, pos: &Position<B>, keys: Keys) -> i32 {
+        if raw_eval == -INFINITY {
+            return raw_eval;
+        }
+        let c = self.data.correction.get(pos.side.index(), keys);
+        (raw_eval + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Records how far a search's result lay from the static evaluation, when the result
+    /// says so: an exact score, or a bound on the far side of the evaluation.
+    fn learn_correction(
+        &mut self,
+        pos: &Position<B>,
+        keys: Keys,
+        raw_eval: i32,
+        best: i32,
+        bound: Bound,
+        depth: i32,
+    ) {
+        let informative = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best > raw_eval,
+            Bound::Upper => best < raw_eval,
+        };
+        if informative && best.abs() < MATE_BOUND {
+            self.data
+                .correction
+                .update(pos.side.index(), keys, best - raw_eval, depth);
+        }
     }
 
     /// Keeps a node's result in the table (mate scores made relative to the node).
@@ -733,7 +775,8 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let stand = if in_check {
             -INFINITY
         } else {
-            self.data.evaluate(t, ev, pos)
+            let raw = self.data.evaluate(t, ev, pos);
+            self.corrected(raw, pos, ev.correction_keys(pos))
         };
         if stand >= beta {
             return stand;

@@ -60,10 +60,7 @@ pub struct Rng(u64);
 impl Rng {
     pub fn new(seed: u64) -> Rng {
         // splitmix64 of the seed: nearby seeds give unrelated streams, and never zero.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
+        Rng(crate::bitboard::mix(seed.wrapping_add(0x9E37_79B9_7F4A_7C15)) | 1)
     }
 
     pub fn next_u64(&mut self) -> u64 {
