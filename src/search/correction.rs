@@ -7,7 +7,7 @@
 //! another's in this game), and pawns and material are cheap names for such families.
 
 /// The names of a position's families: its pawn structure and its material.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Keys {
     pub pawns: u64,
     pub material: u64,
@@ -97,7 +97,10 @@ mod tests {
         }
         // A huge error counts as the largest correction, and no more.
         let capped = c.get(1, keys(7, 7));
-        assert!((-MAX_CORRECTION..=-MAX_CORRECTION + 2).contains(&capped), "{capped}");
+        assert!(
+            (-MAX_CORRECTION..=-MAX_CORRECTION + 2).contains(&capped),
+            "{capped}"
+        );
         // A shallow result moves the entries less than a deep one.
         let (mut shallow, mut deep) = (CorrectionHistory::default(), CorrectionHistory::default());
         shallow.update(0, keys(1, 1), 100, 1);
