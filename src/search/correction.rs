@@ -7,7 +7,7 @@
 //! another's in this game), and pawns and material are cheap names for such families.
 
 /// The names of a position's families: its pawn structure and its material.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Keys {
     pub pawns: u64,
     pub material: u64,
