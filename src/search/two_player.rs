@@ -395,13 +395,17 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                 }
             }
         }
-        let keys = self.shared.ev.correction_keys(pos);
-        let raw_eval = if in_check {
-            -INFINITY
+        // In check there is no static evaluation, so nothing to correct or learn from.
+        let (raw_eval, keys) = if in_check {
+            (-INFINITY, None)
         } else {
-            self.data.evaluate(t, self.shared.ev, pos)
+            let ev = self.shared.ev;
+            (
+                self.data.evaluate(t, ev, pos),
+                Some(ev.correction_keys(pos)),
+            )
         };
-        let static_eval = self.corrected(raw_eval, pos, keys);
+        let static_eval = keys.map_or(-INFINITY, |k| self.corrected(raw_eval, pos, k));
         self.evals[ply] = if in_check { NO_EVAL } else { static_eval };
         let improving = self.improving(ply, in_check);
         let eval = refined_eval(static_eval, tt_entry, ply);
@@ -617,7 +621,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             self.store(pos.hash, best_move, best, bound, depth, ply);
             let quiet_best = best_move.is_none()
                 || !is_capture(pos, best_move) && best_move.kind() != MoveKind::Promotion;
-            if !in_check && quiet_best {
+            if let Some(keys) = keys.filter(|_| quiet_best) {
                 self.learn_correction(pos, keys, raw_eval, best, bound, depth);
             }
         }
@@ -625,12 +629,9 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
     }
 
     /// The static evaluation corrected by what searches found about positions of this pawn
-    /// structure and material (`-INFINITY`, in check, stays).
+    /// structure and material.
     #[inline]
     fn corrected(&self, raw_eval: i32, pos: &Position<B>, keys: Keys) -> i32 {
-        if raw_eval == -INFINITY {
-            return raw_eval;
-        }
         let c = self.data.correction.get(pos.side.index(), keys);
         (raw_eval + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
