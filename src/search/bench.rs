@@ -46,13 +46,17 @@ pub struct BenchLine {
 
 /// Searches every bench position to `depth` on one thread with a fresh table.
 pub fn run(depth: u32) -> Result<Vec<BenchLine>, String> {
-    let mut out = Vec::new();
-    for &(variant, fen, moves) in POSITIONS {
-        let tables = AnyTables::by_name(variant).map_err(|e| e.to_string())?;
-        let line = with_tables!(&tables, t => bench_one(t, variant, fen, moves, depth))?;
-        out.push(line);
-    }
-    Ok(out)
+    (0..POSITIONS.len()).map(|i| run_one(i, depth)).collect()
+}
+
+/// Searches bench position `index` of [`POSITIONS`] to `depth` on one thread with a fresh
+/// table (the criterion benchmark times these one by one).
+pub fn run_one(index: usize, depth: u32) -> Result<BenchLine, String> {
+    let &(variant, fen, moves) = POSITIONS
+        .get(index)
+        .ok_or_else(|| format!("no bench position {index}"))?;
+    let tables = AnyTables::by_name(variant).map_err(|e| e.to_string())?;
+    with_tables!(&tables, t => bench_one(t, variant, fen, moves, depth))
 }
 
 fn bench_one<B: BitSet>(
