@@ -450,11 +450,14 @@ fn bench_perft_3d(aof_depth: u32, missionary_depth: u32) -> Result<(), Failure> 
     Ok(())
 }
 
+/// One round of move generation over a variant's sample positions, adding to a cost.
+type GenerationRound = Box<dyn FnMut(&mut cost::Cost)>;
+
 /// Nanoseconds per generated legal move of two variants, on positions from random games of
 /// each, measured in alternating rounds.
 fn generation_costs(a: &str, b: &str) -> Result<(f64, f64), Failure> {
     let (ta, tb) = (AnyTables::by_name(a)?, AnyTables::by_name(b)?);
-    let samples = |any: &AnyTables| -> Result<Box<dyn FnMut(&mut cost::Cost)>, Failure> {
+    let samples = |any: &AnyTables| -> Result<GenerationRound, Failure> {
         Ok(with_tables!(any, t => {
             let t = t.clone();
             let start = position(&t, None)?;

@@ -588,7 +588,7 @@ fn sampled_positions<B: BitSet>(
 ) -> Vec<Position<B>> {
     let mut out = Vec::new();
     for (ply, m) in moves.iter().enumerate() {
-        if ply >= opening && (ply - opening) % SAMPLE_EVERY == 0 {
+        if ply >= opening && (ply - opening).is_multiple_of(SAMPLE_EVERY) {
             out.push(game.pos);
         }
         game.play_str(m).expect("a recorded move replays");

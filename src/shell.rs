@@ -91,6 +91,9 @@ struct Board<B: BitSet> {
     searcher: Searcher<B>,
 }
 
+// One per shell: the wide board's size costs nothing, a box would cost an indirection on
+// every access.
+#[allow(clippy::large_enum_variant)]
 enum AnyBoard {
     Narrow(Board<u64>),
     Wide(Board<Wide>),

@@ -68,6 +68,9 @@ impl AnySearcher {
     }
 }
 
+// One per session: the wide game's size costs nothing, a box would cost an indirection on
+// every access.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum AnyGame {
     Narrow(Game<u64>),

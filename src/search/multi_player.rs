@@ -127,6 +127,7 @@ struct Searcher<'a, B: BitSet, U: Utility<B>> {
 
 /// Searches `pos` for the army to move. `history` holds the keys of the game's earlier
 /// positions (a repetition scores as a draw, 0).
+#[allow(clippy::too_many_arguments)]
 pub fn search<B: BitSet, U: Utility<B>>(
     t: &Tables<B>,
     eval: &U,

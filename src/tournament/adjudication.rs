@@ -151,7 +151,7 @@ fn last_plies(cp: &[Option<i32>], n: usize) -> Option<Vec<i32>> {
 fn split_by_mover(recent: &[i32]) -> (Vec<i32>, Vec<i32>) {
     let n = recent.len();
     let last = (0..n)
-        .filter(|i| (n - 1 - i) % 2 == 0)
+        .filter(|i| (n - 1 - i).is_multiple_of(2))
         .map(|i| recent[i])
         .collect();
     let other = (0..n)

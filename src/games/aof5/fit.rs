@@ -92,8 +92,8 @@ pub fn fit_values(
             let material: f64 = s.difference.iter().zip(&values).map(|(d, v)| d * v).sum();
             let p = sigmoid(base(s.playing) + material / scale);
             let g = 2.0 * (p - s.result) * p * (1.0 - p) / scale / n;
-            for k in 0..KIND_COUNT {
-                grad[k] += g * s.difference[k];
+            for (gk, d) in grad.iter_mut().zip(&s.difference) {
+                *gk += g * d;
             }
         }
         for k in 0..KIND_COUNT {
