@@ -30,6 +30,9 @@ pub struct ThreadData {
     /// [`ThreadData::continuation_index`]; one table for the reply to the opponent's last
     /// move and one for the follow-up to our own move before it. Empty when too large.
     continuation: [Vec<i16>; 2],
+    /// How well a capture did, by the capturing move's slot and the victim's kind:
+    /// `capture_history[slot * kinds + victim]`. Ranks captures of equal material gain.
+    capture_history: Vec<i16>,
     pub killers: Vec<[Move; 2]>,
     kinds: usize,
     cells: usize,
@@ -59,6 +62,7 @@ impl ThreadData {
                 };
                 [vec![0; size], vec![0; size]]
             },
+            capture_history: vec![0; n * kinds],
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             kinds,
             cells: t.cells,
@@ -91,6 +95,7 @@ impl ThreadData {
         for table in &mut self.continuation {
             table.iter_mut().for_each(|h| *h = 0);
         }
+        self.capture_history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
         self.correction.clear();
     }
@@ -145,6 +150,27 @@ impl ThreadData {
                 self.continuation[t][i] = (h + bonus - h * bonus.abs() / HISTORY_MAX) as i16;
             }
         }
+    }
+
+    /// Where a capture is kept in the capture history: the slot of the capturing move and
+    /// the kind it takes (en passant: a pawn of the mover's kind).
+    #[inline]
+    pub fn capture_index<B: BitSet>(&self, pos: &Position<B>, mv: Move) -> usize {
+        let mover = moving_kind(pos, mv);
+        let victim = pos.piece_at(mv.to()).map_or(mover, |p| p.kind());
+        self.slot(pos.side.index(), mover, mv.to()) * self.kinds + victim.index()
+    }
+
+    #[inline]
+    pub fn capture_score(&self, index: usize) -> i32 {
+        self.capture_history[index] as i32
+    }
+
+    /// Rewards (or punishes) a capture; values saturate smoothly as in the quiet history.
+    pub fn update_capture(&mut self, index: usize, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let h = self.capture_history[index] as i32;
+        self.capture_history[index] = (h + bonus - h * bonus.abs() / HISTORY_MAX) as i16;
     }
 
     pub fn countermove(&self, slot: Option<usize>) -> Move {
@@ -234,7 +260,12 @@ impl<B: BitSet> Ranker<'_, B> {
         let us = pos.side.index();
         if is_capture(pos, mv) || mv.kind() == MoveKind::Promotion {
             let gain = material_gain(self.ev, pos, mv);
-            let mvv_lva = gain * 16 - mover_value(self.ev, pos, mv) / 16;
+            let mut mvv_lva = gain * 16 - mover_value(self.ev, pos, mv) / 16;
+            if is_capture(pos, mv) {
+                // Half the history's range is worth about five pawns of victim: it orders
+                // captures of similar gain, and seldom a far smaller victim first.
+                mvv_lva += data.capture_score(data.capture_index(pos, mv)) / 2;
+            }
             return if see_at_least(self.t, self.ev, pos, mv, 0) {
                 GOOD_CAPTURE + mvv_lva
             } else {

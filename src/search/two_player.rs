@@ -470,6 +470,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
         let mut quiets_tried: arrayvec::ArrayVec<usize, 64> = arrayvec::ArrayVec::new();
+        let mut captures_tried: arrayvec::ArrayVec<usize, 32> = arrayvec::ArrayVec::new();
         let mut searched = 0usize;
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, i);
@@ -600,6 +601,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                         if quiet {
                             self.reward_quiet(ply, depth, mv, slot, &quiets_tried);
                         }
+                        self.reward_capture(pos, depth, mv, capture, &captures_tried);
                         break;
                     }
                 }
@@ -608,6 +610,8 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                 if let Some(s) = slot {
                     let _ = quiets_tried.try_push(s);
                 }
+            } else if capture {
+                let _ = captures_tried.try_push(self.data.capture_index(pos, mv));
             }
         }
         self.data.move_stack[ply] = moves;
@@ -736,6 +740,26 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         self.data.add_killer(ply, mv);
         let prev = self.path[ply];
         self.data.set_countermove(prev, mv);
+    }
+
+    /// After a cut-off by `mv`: the captures tried before it did not refute the line (they
+    /// lose credit), and `mv` did if it is a capture.
+    fn reward_capture(
+        &mut self,
+        pos: &Position<B>,
+        depth: i32,
+        mv: Move,
+        capture: bool,
+        tried: &[usize],
+    ) {
+        let bonus = depth * depth * 16;
+        if capture {
+            let i = self.data.capture_index(pos, mv);
+            self.data.update_capture(i, bonus);
+        }
+        for &i in tried {
+            self.data.update_capture(i, -bonus);
+        }
     }
 
     /// Quiescence: stand pat, then captures and promotions; all moves when in check.
