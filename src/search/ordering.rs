@@ -16,6 +16,15 @@ use crate::piece::Kind;
 use crate::position::Position;
 
 const HISTORY_MAX: i32 = 16_384;
+
+/// A history entry `h` after `bonus`: the step shrinks as `h` nears the bound on its side,
+/// so entries stay within ±[`HISTORY_MAX`] and recent results outweigh old ones.
+#[inline]
+fn saturating_update(h: i32, bonus: i32) -> i32 {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    h + bonus - h * bonus.abs() / HISTORY_MAX
+}
+
 /// Continuation histories are kept only where (kind, cell) pairs are few enough for a square
 /// table (8x8 games: about a million entries); the 3D boards go without.
 const MAX_CONTINUATION_SIDE: usize = 2048;
@@ -113,9 +122,7 @@ impl ThreadData {
 
     /// Rewards (or punishes, with a negative bonus) a quiet move; values saturate smoothly.
     pub fn update_history(&mut self, slot: usize, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let h = &mut self.history[slot];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        self.history[slot] = saturating_update(self.history[slot], bonus);
     }
 
     /// Where the continuation of move slot `earlier` by move slot `now` is kept (the player
@@ -143,11 +150,10 @@ impl ThreadData {
     /// Rewards (or punishes) slot `now` in its history and in its continuations.
     pub fn update_quiet(&mut self, now: usize, context: [Option<usize>; 2], bonus: i32) {
         self.update_history(now, bonus);
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         for (t, earlier) in context.into_iter().enumerate() {
             if let Some(i) = earlier.and_then(|e| self.continuation_index(e, now)) {
-                let h = self.continuation[t][i] as i32;
-                self.continuation[t][i] = (h + bonus - h * bonus.abs() / HISTORY_MAX) as i16;
+                let h = &mut self.continuation[t][i];
+                *h = saturating_update(*h as i32, bonus) as i16;
             }
         }
     }
@@ -168,9 +174,8 @@ impl ThreadData {
 
     /// Rewards (or punishes) a capture; values saturate smoothly as in the quiet history.
     pub fn update_capture(&mut self, index: usize, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let h = self.capture_history[index] as i32;
-        self.capture_history[index] = (h + bonus - h * bonus.abs() / HISTORY_MAX) as i16;
+        let h = &mut self.capture_history[index];
+        *h = saturating_update(*h as i32, bonus) as i16;
     }
 
     pub fn countermove(&self, slot: Option<usize>) -> Move {
@@ -388,5 +393,27 @@ impl<B: BitSet> MoveSink<B> for AllSink<'_> {
     }
     fn push(&mut self, m: Move) {
         self.out.push((m, 0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{saturating_update, HISTORY_MAX};
+
+    #[test]
+    fn history_entries_saturate_within_their_bound_and_fit_i16() {
+        let mut h = 0;
+        for _ in 0..200 {
+            h = saturating_update(h, 3 * HISTORY_MAX);
+            assert!((0..=HISTORY_MAX).contains(&h) && h <= i16::MAX as i32);
+        }
+        assert_eq!(h, HISTORY_MAX);
+        let lowered = saturating_update(h, -1000);
+        assert!(lowered < h && lowered > 0);
+        let mut low = 0;
+        for _ in 0..200 {
+            low = saturating_update(low, -5000);
+        }
+        assert!((-HISTORY_MAX..-HISTORY_MAX * 9 / 10).contains(&low));
     }
 }
