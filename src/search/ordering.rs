@@ -263,10 +263,11 @@ impl<B: BitSet> Ranker<'_, B> {
             return HASH_MOVE;
         }
         let us = pos.side.index();
-        if is_capture(pos, mv) || mv.kind() == MoveKind::Promotion {
+        let capture = is_capture(pos, mv);
+        if capture || mv.kind() == MoveKind::Promotion {
             let gain = material_gain(self.ev, pos, mv);
             let mut mvv_lva = gain * 16 - mover_value(self.ev, pos, mv) / 16;
-            if is_capture(pos, mv) {
+            if capture {
                 // Half the history's range is worth about five pawns of victim: it orders
                 // captures of similar gain, and seldom a far smaller victim first.
                 mvv_lva += data.capture_score(data.capture_index(pos, mv)) / 2;
