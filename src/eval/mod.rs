@@ -16,6 +16,7 @@ pub mod trace;
 pub mod values;
 
 use crate::bitboard::BitSet;
+use crate::geometry::Cell;
 use crate::movegen::tables::Tables;
 use crate::piece::{Kind, Player};
 use crate::position::Position;
@@ -96,6 +97,10 @@ pub struct Evaluator<B: BitSet> {
     centre_distance: Vec<u8>,
     /// The cells next to each cell (a King's surroundings).
     near: Vec<B>,
+    /// Two players only: what each (player, kind) attacks from each cell on an empty board,
+    /// `[(p * kinds + k) * cells + c]`. Blockers only take cells away, so a piece's real
+    /// attacks lie inside these and most safe-check counts end without tracing a slide.
+    empty_board_attacks: Vec<B>,
     /// Non-pawn, non-royal material of all players at the start: the phase scale.
     start_material: i32,
     /// Under the lone-royal rule (SwDA) every royal beyond the first is a spare that may be
@@ -210,6 +215,18 @@ impl<B: BitSet> Evaluator<B> {
                         })
                 })
                 .collect(),
+            empty_board_attacks: if players == 2 {
+                (0..players)
+                    .flat_map(|p| t.variant.kinds().map(move |k| (Player(p as u8), k)))
+                    .flat_map(|(p, k)| {
+                        shape
+                            .all_cells()
+                            .map(move |c| reach(t, p, k, c, B::empty()).attacks)
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
             centre_distance,
             start_material: 1,
             lone_royal_rule: t.variant.royal_rule == RoyalRule::LoneRoyalOnly,
@@ -507,7 +524,8 @@ impl<B: BitSet> Evaluator<B> {
                 }
             }
         }
-        let zones: [B; 4] = std::array::from_fn(|q| self.king_zone(t, pos, q));
+        let kings: [Option<Cell>; 4] = std::array::from_fn(|q| self.lone_king(t, pos, q));
+        let zones: [B; 4] = kings.map(|k| k.map_or(B::empty(), |k| self.near[k.index()]));
         let mut attacked = pawn_attacks;
         let mut lesser_threats = [B::empty(); 4];
         let mut zone_attackers = [0i32; 4];
@@ -568,8 +586,9 @@ impl<B: BitSet> Evaluator<B> {
         if self.players == 2 {
             for &(p, kind, cells) in &destinations {
                 let q = Player(1 - p.0);
-                if zones[q.index()].any() {
-                    let safe = self.safe_checks(t, pos, p, kind, cells, attacked[q.index()]);
+                if let Some(king) = kings[q.index()] {
+                    let covered = attacked[q.index()];
+                    let safe = self.safe_checks(t, pos, p, kind, king, cells, covered);
                     sink.add(p, w.per_kind(PerKind::SafeCheck, kind), safe);
                 }
             }
@@ -598,37 +617,42 @@ impl<B: BitSet> Evaluator<B> {
     }
 
     /// How many of `destinations` (cells `p`'s pieces of `kind` can move to) check the
-    /// opponent's lone royal from a cell outside `covered` (what the opponent attacks). Two
-    /// players only: the checking cells are the opponent's own reach of the kind from its
-    /// King's cell (its mirror image), which holds for the left-right symmetric pieces of the
-    /// 2D armies. In Cyclical Armies the piece checks as the kind it becomes.
+    /// opponent's lone royal on `king` from a cell outside `covered` (what the opponent
+    /// attacks). Two players only: the checking cells are the opponent's own reach of the kind
+    /// from its King's cell (its mirror image), which holds for the left-right symmetric
+    /// pieces of the 2D armies. In Cyclical Armies the piece checks as the kind it becomes.
+    #[allow(clippy::too_many_arguments)]
     fn safe_checks(
         &self,
         t: &Tables<B>,
         pos: &Position<B>,
         p: Player,
         kind: Kind,
+        king: Cell,
         destinations: B,
         covered: B,
     ) -> i32 {
         let q = Player(1 - p.0);
-        let Some(king) = pos.royals(t, q).lowest() else {
-            return 0;
-        };
         let checker = self.next_kind[p.index()][kind.index()].unwrap_or(kind);
+        let slot = (q.index() * self.kinds_per_player + checker.index()) * self.cells;
+        let candidates =
+            (destinations & self.empty_board_attacks[slot + king.index()]).without(covered);
+        if candidates.is_empty() {
+            return 0;
+        }
         let checking_cells = reach(t, q, checker, king, pos.occupied).attacks;
-        (destinations & checking_cells).without(covered).count() as i32
+        (candidates & checking_cells).count() as i32
     }
 
-    /// The cells next to player `q`'s King when it has exactly one royal (otherwise none).
-    fn king_zone(&self, t: &Tables<B>, pos: &Position<B>, q: usize) -> B {
+    /// The cell of player `q`'s King when it has exactly one royal.
+    fn lone_king(&self, t: &Tables<B>, pos: &Position<B>, q: usize) -> Option<Cell> {
         if q >= self.players || !pos.is_alive(Player(q as u8)) {
-            return B::empty();
+            return None;
         }
         let royals = pos.royals(t, Player(q as u8));
         match (royals.count(), royals.lowest()) {
-            (1, Some(king)) => self.near[king.index()],
-            _ => B::empty(),
+            (1, Some(king)) => Some(king),
+            _ => None,
         }
     }
 
