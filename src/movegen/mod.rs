@@ -643,6 +643,78 @@ fn generate_moves<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, s
     });
 }
 
+/// Whether `mv` is among the moves [`generate`] lists, decided without listing them: the
+/// search tries its hash move (perhaps from another position, by a key collision) before
+/// generating the rest. Answers for plain moves, double steps and promotions, by the same
+/// tests generation applies to them; `None` for other kinds and for Armies of Faith, whose
+/// end of game and `pass` rule depend on every move.
+pub fn quick_legality<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mv: Move) -> Option<bool> {
+    let kind = mv.kind();
+    let simple = matches!(
+        kind,
+        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion
+    );
+    if !simple || t.variant.family == Family::ArmiesOfFaith {
+        return None;
+    }
+    let us = pos.side;
+    let (from, to) = (mv.from(), mv.to());
+    let Some(piece) = pos.piece_at(from).filter(|p| p.player() == us) else {
+        return Some(false);
+    };
+    let k = piece.kind();
+    let kt = t.kind(us, k);
+    let generated = match kind {
+        MoveKind::DoubleStep => {
+            let empty = t.board.without(pos.occupied);
+            mv == Move::new(from, to, MoveKind::DoubleStep, 0)
+                && kt.double_steps[from.index()]
+                    .iter()
+                    .any(|&(s, d)| d == to && empty.contains(s) && empty.contains(d))
+        }
+        _ => {
+            piece_targets(t, pos, us, k, from).contains(to)
+                && promotes_as_generated(t.promotion(us, k), mv)
+        }
+    };
+    Some(generated && passes_guard(t, pos, kt.royal, mv))
+}
+
+/// Whether a move onto one of its piece's targets is listed in this form (plain, or promoting
+/// to its kind), as [`push_with_promotions`] lists them.
+fn promotes_as_generated<B: BitSet>(promo: Option<&Promotion<B>>, mv: Move) -> bool {
+    let (from, to) = (mv.from(), mv.to());
+    let must = promo.is_some_and(|p| p.must_to.contains(to));
+    let may = promo.is_some_and(|p| must || p.may_to.contains(to) || p.may_from.contains(from));
+    match mv.kind() {
+        MoveKind::Promotion => {
+            may && promo.is_some_and(|p| {
+                p.choices
+                    .iter()
+                    .any(|&c| mv == Move::promotion(from, to, c))
+            })
+        }
+        _ => !must && mv == Move::normal(from, to),
+    }
+}
+
+/// The royal-safety test generation applies to a pseudo-legal move of a piece (not en
+/// passant, not a drop): by the same [`Guard`], so that the answer is the generator's.
+fn passes_guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, royal: bool, mv: Move) -> bool {
+    match guard(t, pos, pos.side) {
+        Guard::None => true,
+        Guard::Play => legal_by_play(t, pos, mv),
+        Guard::Single {
+            king,
+            in_check,
+            blockers,
+        } => {
+            let tested = royal || in_check || blockers.contains(mv.from());
+            !tested || king_safe_after(t, pos, king, mv.from(), mv.to(), None)
+        }
+    }
+}
+
 /// All pseudo-legal moves (no royal-safety test), into a list.
 pub fn generate_pseudo<B: BitSet>(t: &Tables<B>, pos: &Position<B>, list: &mut MoveList) {
     let us = pos.side;

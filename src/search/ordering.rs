@@ -51,6 +51,25 @@ pub struct ThreadData {
     eval_cache: Vec<(u64, i32)>,
     /// How far searches found the static evaluation off, by pawn structure and material.
     pub correction: CorrectionHistory,
+    /// The quiet and capture histories' old values, while a node's moves are to be ranked
+    /// as these tables stood before its hash move was searched.
+    journal: Journal,
+}
+
+/// Which ordering table a journal entry belongs to.
+#[derive(Clone, Copy)]
+enum Table {
+    History,
+    Continuation(usize),
+    Capture,
+}
+
+/// Overwritten values of the ordering tables, in the order of writing, kept while at least
+/// one node is open (see [`ThreadData::open_journal`]).
+#[derive(Default)]
+struct Journal {
+    entries: Vec<(Table, u32, i32)>,
+    open: usize,
 }
 
 const EVAL_CACHE_SIZE: usize = 1 << 16;
@@ -78,6 +97,58 @@ impl ThreadData {
             move_stack: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             correction: CorrectionHistory::default(),
+            journal: Journal::default(),
+        }
+    }
+
+    /// Starts recording what the quiet and capture histories were; returns the mark to pass
+    /// to [`Self::ranked_as_at`] and [`Self::close_journal`].
+    pub fn open_journal(&mut self) -> usize {
+        self.journal.open += 1;
+        self.journal.entries.len()
+    }
+
+    /// Ends the recording opened at `mark`; what nodes still open need is kept.
+    pub fn close_journal(&mut self, mark: usize) {
+        self.journal.open -= 1;
+        if self.journal.open == 0 {
+            debug_assert_eq!(mark, 0);
+            self.journal.entries.clear();
+        }
+    }
+
+    /// Runs `rank` with the quiet and capture histories as they stood at `mark`, so that a
+    /// node ranks its moves as if it had done so before searching its hash move.
+    pub fn ranked_as_at<R>(&mut self, mark: usize, rank: impl FnOnce(&ThreadData) -> R) -> R {
+        // Swapping restores the old values going back and the new ones going forth again.
+        let mut entries = std::mem::take(&mut self.journal.entries);
+        for e in entries[mark..].iter_mut().rev() {
+            self.swap_in(e);
+        }
+        let ranked = rank(self);
+        for e in entries[mark..].iter_mut() {
+            self.swap_in(e);
+        }
+        self.journal.entries = entries;
+        ranked
+    }
+
+    fn swap_in(&mut self, (table, i, value): &mut (Table, u32, i32)) {
+        let i = *i as usize;
+        let old = match *table {
+            Table::History => std::mem::replace(&mut self.history[i], *value),
+            Table::Continuation(c) => {
+                std::mem::replace(&mut self.continuation[c][i], *value as i16) as i32
+            }
+            Table::Capture => std::mem::replace(&mut self.capture_history[i], *value as i16) as i32,
+        };
+        *value = old;
+    }
+
+    #[inline]
+    fn record(&mut self, table: Table, i: usize, old: i32) {
+        if self.journal.open > 0 {
+            self.journal.entries.push((table, i as u32, old));
         }
     }
 
@@ -107,6 +178,7 @@ impl ThreadData {
         self.capture_history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
         self.correction.clear();
+        self.journal = Journal::default();
     }
 
     /// Index of a move by the piece that makes it and where it goes.
@@ -122,6 +194,7 @@ impl ThreadData {
 
     /// Rewards (or punishes, with a negative bonus) a quiet move; values saturate smoothly.
     pub fn update_history(&mut self, slot: usize, bonus: i32) {
+        self.record(Table::History, slot, self.history[slot]);
         self.history[slot] = saturating_update(self.history[slot], bonus);
     }
 
@@ -152,6 +225,7 @@ impl ThreadData {
         self.update_history(now, bonus);
         for (t, earlier) in context.into_iter().enumerate() {
             if let Some(i) = earlier.and_then(|e| self.continuation_index(e, now)) {
+                self.record(Table::Continuation(t), i, self.continuation[t][i] as i32);
                 let h = &mut self.continuation[t][i];
                 *h = saturating_update(*h as i32, bonus) as i16;
             }
@@ -174,6 +248,7 @@ impl ThreadData {
 
     /// Rewards (or punishes) a capture; values saturate smoothly as in the quiet history.
     pub fn update_capture(&mut self, index: usize, bonus: i32) {
+        self.record(Table::Capture, index, self.capture_history[index] as i32);
         let h = &mut self.capture_history[index];
         *h = saturating_update(*h as i32, bonus) as i16;
     }

@@ -8,6 +8,7 @@
 use super::correction::Keys;
 use super::ordering::{
     is_capture, material_gain, moving_kind, pick_next, AllSink, Ranker, TacticalSink, ThreadData,
+    HASH_MOVE,
 };
 use super::see::see_at_least;
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -16,11 +17,12 @@ use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::games::swda::{bare_king_verdict, BareKing};
 use crate::movegen::tables::Tables;
-use crate::movegen::{generate, is_in_check};
+use crate::movegen::{generate, is_in_check, quick_legality};
 use crate::moves::{Move, MoveKind};
 use crate::piece::Player;
 use crate::position::Position;
 use crate::variant::StalemateRule;
+use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -34,6 +36,10 @@ const SEE_QUIET_MARGIN: i32 = 30;
 
 /// Depth from which the hash move is tested for being singular.
 const SINGULAR_MIN_DEPTH: i32 = 5;
+
+/// Depth up to which the hash move is searched before the other moves are generated (deeper,
+/// generating them costs little beside the search, and the histories' journal grows).
+const HASH_FIRST_MAX_DEPTH: i32 = 6;
 
 /// The static evaluation of a ply where none was taken (the side to move was in check).
 const NO_EVAL: i32 = i32::MIN;
@@ -442,11 +448,6 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                 }
             }
         }
-        let mut moves = self.generate_all(pos, ply);
-        if moves.is_empty() {
-            self.data.move_stack[ply] = moves;
-            return self.no_moves_score(pos, in_check, ply);
-        }
         // Internal iterative reduction: without a hash move, a PV or deep node is likely
         // mis-ordered; search it a little shallower.
         let depth = if hash_move.is_none() && depth >= 6 && pv_node {
@@ -454,174 +455,287 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         } else {
             depth
         };
-        let counter = self.data.countermove(self.path[ply]);
+        let mut node = Node {
+            depth,
+            beta,
+            ply,
+            in_check,
+            pv_node,
+            improving,
+            eval,
+            tt_entry,
+            hash_move,
+            excluded,
+            original_alpha: alpha,
+            alpha,
+            best: -INFINITY,
+            best_move: Move::NONE,
+            searched: 0,
+            quiets_tried: ArrayVec::new(),
+            captures_tried: ArrayVec::new(),
+        };
+        // Taken now: the searches below change the killers and the counter-moves.
         let ranker = Ranker {
             t,
             ev: self.shared.ev,
             hash_move,
             killers: self.data.killers[ply],
-            counter,
+            counter: self.data.countermove(self.path[ply]),
             context: self.context(ply),
         };
-        for m in moves.iter_mut() {
-            m.1 = ranker.score(self.data, pos, m.0);
-        }
-        let original_alpha = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = Move::NONE;
-        let mut quiets_tried: arrayvec::ArrayVec<usize, 64> = arrayvec::ArrayVec::new();
-        let mut captures_tried: arrayvec::ArrayVec<usize, 32> = arrayvec::ArrayVec::new();
-        let mut searched = 0usize;
-        for i in 0..moves.len() {
-            let mv = pick_next(&mut moves, i);
-            if mv == excluded {
-                continue;
-            }
-            // Singular extension: when every other move falls well short of what the table
-            // says the hash move scores, the hash move is forced and gets a ply more; when
-            // even the others beat beta, several moves refute the line and it is cut.
-            let mut singular = false;
-            if mv == hash_move {
-                match self.singular(pos, tt_entry, depth, beta, ply, in_check) {
-                    Singular::Extend => singular = true,
-                    Singular::Cut(score) => {
-                        self.data.move_stack[ply] = moves;
-                        return score;
-                    }
-                    Singular::No => {}
-                }
-            }
-            let capture = is_capture(pos, mv);
-            let quiet = !capture && mv.kind() != MoveKind::Promotion;
-            let child = pos.play(t, mv);
-            let gives_check = is_in_check(t, &child, child.side);
-            // Prune quiet moves near the leaves that cannot raise alpha: late ones (fewer
-            // while the position is getting worse), ones far below alpha, ones that have
-            // failed often elsewhere.
-            if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
-                let late = (3 + depth * depth) as usize / (2 - improving as usize);
-                if depth <= 8 && searched >= late {
-                    continue;
-                }
-                if depth <= 6 && eval + 100 + 110 * depth <= alpha {
-                    continue;
-                }
-                let history = self
-                    .history_slot(pos, mv)
-                    .map_or(0, |s| self.data.quiet_score(s, self.context(ply)));
-                if depth <= 4 && history < -4000 * depth {
-                    continue;
-                }
-            }
-            // Near the leaves, skip moves that lose more in the exchange than the remaining
-            // depth could win back: captures of defended pieces, quiet moves onto attacked cells.
-            if !pv_node && !in_check && !gives_check && best > -MATE_BOUND && depth <= 6 {
-                let margin = if capture {
-                    -SEE_CAPTURE_MARGIN * depth
-                } else {
-                    -SEE_QUIET_MARGIN * depth * depth
+        let hash_first = !hash_move.is_none()
+            && hash_move != excluded
+            && depth <= HASH_FIRST_MAX_DEPTH
+            && quick_legality(t, pos, hash_move) == Some(true);
+        let (mut moves, first) = if hash_first {
+            // The hash move often refutes the node alone; the others are generated and ranked
+            // only when it did not, ranked as the tables stood before it was searched.
+            let mark = self.data.open_journal();
+            let next = self.try_move(pos, &mut node, hash_move, HASH_MOVE);
+            if !matches!(next, Next::Continue) {
+                self.data.close_journal(mark);
+                return match next {
+                    Next::Return(score) => score,
+                    _ => self.conclude(pos, &node, keys, raw_eval),
                 };
-                if (capture && moves[i].1 < 0 || quiet)
-                    && !see_at_least(t, self.shared.ev, pos, mv, margin)
-                {
-                    continue;
-                }
             }
-            let slot = self.history_slot(pos, mv);
-            self.path[ply + 1] = slot;
-            // Checks that do not lose material get a ply more; a check that gives a piece
-            // away is seldom the point of a line and extending it feeds the horizon.
-            let extension = ((singular
-                || gives_check && see_at_least(t, self.shared.ev, pos, mv, 0))
-                && ply < 2 * MAX_PLY / 3) as i32;
-            let new_depth = depth - 1 + extension;
-            self.keys.push(child.hash);
-            let mut score;
-            if searched == 0 {
-                score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, gives_check, true);
-            } else {
-                let mut r = 0;
-                if depth >= 3 && searched >= 2 + pv_node as usize && quiet && !gives_check {
-                    r = self.reduction(depth, searched);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    if moves[i].1 >= super::ordering::HASH_MOVE / 16 {
-                        // killers and counter-move
-                        r -= 1;
-                    }
-                    if let Some(s) = slot {
-                        r -= self.data.quiet_score(s, self.context(ply)) / 8000;
-                    }
-                    r = r.clamp(0, new_depth - 1);
+            let mut moves = self.generate_all(pos, ply);
+            self.data.ranked_as_at(mark, |data| {
+                for m in moves.iter_mut() {
+                    m.1 = ranker.score(data, pos, m.0);
                 }
-                score = -self.search(
-                    &child,
-                    new_depth - r,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    gives_check,
-                    true,
-                );
-                if score > alpha && r > 0 {
-                    score = -self.search(
-                        &child,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        gives_check,
-                        true,
-                    );
-                }
-                if score > alpha && score < beta {
-                    score =
-                        -self.search(&child, new_depth, -beta, -alpha, ply + 1, gives_check, true);
-                }
-            }
-            self.keys.pop();
-            searched += 1;
-            if self.aborted() {
+            });
+            self.data.close_journal(mark);
+            // The same pick as in the loop leaves the others in the loop's order.
+            let picked = pick_next(&mut moves, 0);
+            debug_assert_eq!(picked, hash_move);
+            (moves, 1)
+        } else {
+            let mut moves = self.generate_all(pos, ply);
+            if moves.is_empty() {
                 self.data.move_stack[ply] = moves;
-                return 0;
+                return self.no_moves_score(pos, in_check, ply);
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = mv;
-                    alpha = score;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if score >= beta {
-                        if quiet {
-                            self.reward_quiet(ply, depth, mv, slot, &quiets_tried);
-                        }
-                        self.reward_capture(pos, depth, mv, capture, &captures_tried);
-                        break;
-                    }
-                }
+            for m in moves.iter_mut() {
+                m.1 = ranker.score(self.data, pos, m.0);
             }
-            if quiet {
-                if let Some(s) = slot {
-                    let _ = quiets_tried.try_push(s);
+            (moves, 0)
+        };
+        for i in first..moves.len() {
+            let mv = pick_next(&mut moves, i);
+            match self.try_move(pos, &mut node, mv, moves[i].1) {
+                Next::Continue => {}
+                Next::Cut => break,
+                Next::Return(score) => {
+                    self.data.move_stack[ply] = moves;
+                    return score;
                 }
-            } else if capture {
-                let _ = captures_tried.try_push(self.data.capture_index(pos, mv));
             }
         }
         self.data.move_stack[ply] = moves;
+        self.conclude(pos, &node, keys, raw_eval)
+    }
+
+    /// Tries one move of `node`'s loop; `order` is the score it was ranked by.
+    fn try_move(&mut self, pos: &Position<B>, node: &mut Node, mv: Move, order: i32) -> Next {
+        let t = self.shared.t;
+        let Node {
+            depth,
+            beta,
+            ply,
+            in_check,
+            pv_node,
+            improving,
+            eval,
+            ..
+        } = *node;
+        if mv == node.excluded {
+            return Next::Continue;
+        }
+        // Singular extension: when every other move falls well short of what the table
+        // says the hash move scores, the hash move is forced and gets a ply more; when
+        // even the others beat beta, several moves refute the line and it is cut.
+        let mut singular = false;
+        if mv == node.hash_move {
+            match self.singular(pos, node.tt_entry, depth, beta, ply, in_check) {
+                Singular::Extend => singular = true,
+                Singular::Cut(score) => return Next::Return(score),
+                Singular::No => {}
+            }
+        }
+        let capture = is_capture(pos, mv);
+        let quiet = !capture && mv.kind() != MoveKind::Promotion;
+        let child = pos.play(t, mv);
+        let gives_check = is_in_check(t, &child, child.side);
+        // Prune quiet moves near the leaves that cannot raise alpha: late ones (fewer
+        // while the position is getting worse), ones far below alpha, ones that have
+        // failed often elsewhere.
+        if !pv_node && !in_check && quiet && !gives_check && node.best > -MATE_BOUND {
+            let late = (3 + depth * depth) as usize / (2 - improving as usize);
+            if depth <= 8 && node.searched >= late {
+                return Next::Continue;
+            }
+            if depth <= 6 && eval + 100 + 110 * depth <= node.alpha {
+                return Next::Continue;
+            }
+            let history = self
+                .history_slot(pos, mv)
+                .map_or(0, |s| self.data.quiet_score(s, self.context(ply)));
+            if depth <= 4 && history < -4000 * depth {
+                return Next::Continue;
+            }
+        }
+        // Near the leaves, skip moves that lose more in the exchange than the remaining
+        // depth could win back: captures of defended pieces, quiet moves onto attacked cells.
+        if !pv_node && !in_check && !gives_check && node.best > -MATE_BOUND && depth <= 6 {
+            let margin = if capture {
+                -SEE_CAPTURE_MARGIN * depth
+            } else {
+                -SEE_QUIET_MARGIN * depth * depth
+            };
+            if (capture && order < 0 || quiet) && !see_at_least(t, self.shared.ev, pos, mv, margin)
+            {
+                return Next::Continue;
+            }
+        }
+        let slot = self.history_slot(pos, mv);
+        self.path[ply + 1] = slot;
+        // Checks that do not lose material get a ply more; a check that gives a piece
+        // away is seldom the point of a line and extending it feeds the horizon.
+        let extension = ((singular || gives_check && see_at_least(t, self.shared.ev, pos, mv, 0))
+            && ply < 2 * MAX_PLY / 3) as i32;
+        let new_depth = depth - 1 + extension;
+        self.keys.push(child.hash);
+        let score = self.search_child(&child, node, new_depth, gives_check, quiet, slot, order);
+        self.keys.pop();
+        node.searched += 1;
+        if self.aborted() {
+            return Next::Return(0);
+        }
+        if score > node.best {
+            node.best = score;
+            if score > node.alpha {
+                node.best_move = mv;
+                node.alpha = score;
+                if pv_node {
+                    self.update_pv(ply, mv);
+                }
+                if score >= beta {
+                    if quiet {
+                        self.reward_quiet(ply, depth, mv, slot, &node.quiets_tried);
+                    }
+                    self.reward_capture(pos, depth, mv, capture, &node.captures_tried);
+                    return Next::Cut;
+                }
+            }
+        }
+        if quiet {
+            if let Some(s) = slot {
+                let _ = node.quiets_tried.try_push(s);
+            }
+        } else if capture {
+            let _ = node
+                .captures_tried
+                .try_push(self.data.capture_index(pos, mv));
+        }
+        Next::Continue
+    }
+
+    /// Searches the position after a move of `node`: the first in full, the others with a
+    /// null window, late quiet ones reduced, then again in full where they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &Position<B>,
+        node: &Node,
+        new_depth: i32,
+        gives_check: bool,
+        quiet: bool,
+        slot: Option<usize>,
+        order: i32,
+    ) -> i32 {
+        let Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+            improving,
+            searched,
+            ..
+        } = *node;
+        if searched == 0 {
+            return -self.search(child, new_depth, -beta, -alpha, ply + 1, gives_check, true);
+        }
+        let mut r = 0;
+        if depth >= 3 && searched >= 2 + pv_node as usize && quiet && !gives_check {
+            r = self.reduction(depth, searched);
+            if pv_node {
+                r -= 1;
+            }
+            if !improving {
+                r += 1;
+            }
+            if order >= HASH_MOVE / 16 {
+                // killers and counter-move
+                r -= 1;
+            }
+            if let Some(s) = slot {
+                r -= self.data.quiet_score(s, self.context(ply)) / 8000;
+            }
+            r = r.clamp(0, new_depth - 1);
+        }
+        let mut score = -self.search(
+            child,
+            new_depth - r,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            gives_check,
+            true,
+        );
+        if score > alpha && r > 0 {
+            score = -self.search(
+                child,
+                new_depth,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                gives_check,
+                true,
+            );
+        }
+        if score > alpha && score < beta {
+            score = -self.search(child, new_depth, -beta, -alpha, ply + 1, gives_check, true);
+        }
+        score
+    }
+
+    /// A node's result once its moves are done: kept in the table, and what it says about
+    /// the static evaluation learnt.
+    fn conclude(
+        &mut self,
+        pos: &Position<B>,
+        node: &Node,
+        keys: Option<Keys>,
+        raw_eval: i32,
+    ) -> i32 {
+        let Node {
+            best,
+            best_move,
+            alpha,
+            beta,
+            depth,
+            ply,
+            ..
+        } = *node;
         if best == -INFINITY {
             // Only the excluded move was legal: to the singular test the hash move is not
             // "better than the others", there are none.
             return alpha;
         }
-        if excluded.is_none() {
-            let bound = Bound::of(best, original_alpha, beta);
+        if node.excluded.is_none() {
+            let bound = Bound::of(best, node.original_alpha, beta);
             self.store(pos.hash, best_move, best, bound, depth, ply);
             let quiet_best = best_move.is_none()
                 || !is_capture(pos, best_move) && best_move.kind() != MoveKind::Promotion;
@@ -830,7 +944,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         for m in moves.iter_mut() {
             let gain = material_gain(ev, pos, m.0);
             m.1 = if m.0 == hash_move {
-                super::ordering::HASH_MOVE
+                HASH_MOVE
             } else {
                 gain * 16 - super::ordering::mover_value(ev, pos, m.0) / 16
             };
@@ -908,6 +1022,42 @@ fn refined_eval(static_eval: i32, tt_entry: Option<Entry>, ply: usize) -> i32 {
     } else {
         static_eval
     }
+}
+
+/// One node of [`Worker::search`] while its moves are tried: what stays fixed, and what the
+/// moves tried so far reached.
+struct Node {
+    /// The depth after internal iterative reduction.
+    depth: i32,
+    beta: i32,
+    ply: usize,
+    in_check: bool,
+    pv_node: bool,
+    improving: bool,
+    /// The static evaluation refined by the table, for futility.
+    eval: i32,
+    tt_entry: Option<Entry>,
+    hash_move: Move,
+    /// The move a singular test leaves out.
+    excluded: Move,
+    original_alpha: i32,
+    alpha: i32,
+    best: i32,
+    best_move: Move,
+    searched: usize,
+    /// History slots of the quiet moves and capture-history indices of the captures
+    /// searched without a cut-off: they are punished when a later move cuts.
+    quiets_tried: ArrayVec<usize, 64>,
+    captures_tried: ArrayVec<usize, 32>,
+}
+
+/// What a node's move loop does after one move.
+enum Next {
+    Continue,
+    /// The move beat beta.
+    Cut,
+    /// The node ends with this score (a singular cut, or the search was stopped).
+    Return(i32),
 }
 
 /// What the singular test found about the hash move.
