@@ -113,6 +113,8 @@ enum Command {
     Openings(match_command::OpeningsArgs),
     /// Fit the evaluation's weights to recorded positions (Texel tuning); prints a weight file.
     Tune(tune_command::TuneArgs),
+    /// Replace the scores of recorded positions with another engine's (for `tune --lambda 0`).
+    Label(tune_command::LabelArgs),
     /// A board in the browser for every game: serves a page on 127.0.0.1 and prints its address.
     Serve {
         #[arg(long, default_value_t = 8080)]
@@ -191,6 +193,7 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => match_command::run_book_command(args).map_err(Failure),
         Some(Command::Openings(args)) => match_command::run_openings_command(args).map_err(Failure),
         Some(Command::Tune(args)) => tune_command::run(args).map_err(Failure),
+        Some(Command::Label(args)) => tune_command::run_label(args).map_err(Failure),
         Some(Command::Serve { port, variant }) => run_serve(port, &variant),
         None => {
             panoply::protocol::run();

@@ -1,8 +1,12 @@
-//! `panoply tune` on the command line: Texel tuning of the evaluation from recorded positions.
+//! `panoply tune` and `panoply label` on the command line: Texel tuning of the evaluation from
+//! recorded positions, and another engine's scores for them.
 
 use clap::Args;
-use panoply::tune::texel::{header, tune, Settings};
+use panoply::tournament::engine_config::{resolve, EngineConfig};
+use panoply::tune::label::{label, LabelSettings};
+use panoply::tune::texel::{header, read_samples, tune, Settings};
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Args)]
 pub struct TuneArgs {
@@ -59,4 +63,56 @@ pub fn run(a: TuneArgs) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+#[derive(Args)]
+pub struct LabelArgs {
+    /// A training file written by `panoply selfplay --record`.
+    pub file: PathBuf,
+    /// The engine whose scores replace the recorded ones: a definition file, or a name in
+    /// `engines/` (e.g. `fairy-stockfish`).
+    #[arg(long)]
+    pub engine: String,
+    /// Nodes the engine searches per position.
+    #[arg(long, default_value_t = 10_000)]
+    pub nodes: u64,
+    /// Engine processes running side by side.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Drop positions the engine scores beyond this many centipawns (or as a mate).
+    #[arg(long, default_value_t = 1500)]
+    pub max_score: i32,
+    /// Write the labelled file here.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+pub fn run_label(a: LabelArgs) -> Result<(), String> {
+    let engine = EngineConfig::load(&resolve(&a.engine)).map_err(|e| e.to_string())?;
+    let samples: Vec<_> = read_samples(std::slice::from_ref(&a.file))
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|(sample, _, _)| sample)
+        .collect();
+    let settings = LabelSettings {
+        engine,
+        nodes: a.nodes,
+        concurrency: a.concurrency,
+        max_score: a.max_score,
+        timeout: Duration::from_secs(60),
+    };
+    let labelled =
+        label(&samples, &settings, &|line| eprintln!("{line}")).map_err(|e| e.to_string())?;
+    let text: String = labelled
+        .samples
+        .iter()
+        .map(|s| s.to_line() + "\n")
+        .collect();
+    std::fs::write(&a.out, text).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    eprintln!(
+        "{} positions labelled, {} dropped as decided",
+        labelled.samples.len(),
+        labelled.decided
+    );
+    Ok(())
 }

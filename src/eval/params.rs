@@ -296,6 +296,12 @@ impl Weights {
     }
 }
 
+/// The names a weight file sets (lines that do not read are left out).
+pub fn names_in(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter_map(|line| parse_line(line).ok().flatten().map(|(name, _)| name))
+}
+
 /// One line of a weight file: `None` for blank and comment lines.
 fn parse_line(line: &str) -> Result<Option<(&str, Tapered)>, String> {
     let line = line.split('#').next().unwrap_or("").trim();

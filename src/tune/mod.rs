@@ -1,5 +1,7 @@
-//! Tuning the evaluation from games: [`data`] (which positions to learn from, the file format)
-//! and [`texel`] (fitting the weights to the results, `panoply tune`).
+//! Tuning the evaluation from games: [`data`] (which positions to learn from, the file format),
+//! [`label`] (another engine's scores for them, `panoply label`) and [`texel`] (fitting the
+//! weights to the results, `panoply tune`).
 
 pub mod data;
+pub mod label;
 pub mod texel;

@@ -5,13 +5,13 @@
 //! weights at once. Weights are named, so one run fits every variant of a family.
 
 use super::data::Sample;
-use crate::eval::params::{Tapered, Weights};
+use crate::eval::params::{family_weights, names_in, Tapered, Weights};
 use crate::eval::Evaluator;
 use crate::game::AnyTables;
 use crate::variant::Family;
 use crate::with_tables;
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -157,12 +157,15 @@ pub fn tune(s: &Settings, progress: &dyn Fn(&str)) -> Result<Report, TuneError> 
     let error_before = error(&points, &weights, k);
     adam(&points, &mut weights, &space.start, &tuned, k, s, progress);
     let error_after = error(&points, &weights, k);
+    // The output replaces the family's weight file, so the weights that file sets and this
+    // run did not tune are written as they stand.
+    let in_file: HashSet<&str> = names_in(family_weights(family)).collect();
     let mut named: Vec<(String, Tapered)> = space
         .names
         .iter()
         .zip(&weights)
         .zip(&tuned)
-        .filter(|(_, &t)| t)
+        .filter(|((name, _), &t)| t || in_file.contains(name.as_str()))
         .map(|((n, w), _)| {
             (
                 n.clone(),
@@ -188,7 +191,8 @@ impl Settings {
     }
 }
 
-fn read_samples(files: &[PathBuf]) -> Result<Vec<(Sample, usize, usize)>, TuneError> {
+/// Every sample of the training files, with the index of its file and its line number.
+pub fn read_samples(files: &[PathBuf]) -> Result<Vec<(Sample, usize, usize)>, TuneError> {
     let mut out = Vec::new();
     for (f, file) in files.iter().enumerate() {
         let text = std::fs::read_to_string(file).map_err(|e| TuneError::Read {
@@ -456,5 +460,62 @@ pub fn apply(report: &Report, weights: &mut Weights) {
         if let Some(p) = weights.find(name) {
             weights.set(p, *w);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A few CwDA positions in a training file of their own, whose scores make a Pawn worth
+    /// about four times its tuned value.
+    fn training_file() -> PathBuf {
+        let lines = [
+            "cwda-fide-fide\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t0.5\t10",
+            "cwda-fide-fide\trnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t1\t400",
+            "cwda-fide-fide\trnbqkbnr/pppppppp/8/8/8/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\t0\t-400",
+        ];
+        let p = std::env::temp_dir().join(format!("panoply-texel-{}.data", std::process::id()));
+        std::fs::write(&p, lines.join("\n")).unwrap();
+        p
+    }
+
+    #[test]
+    fn the_output_keeps_what_the_family_file_sets_and_the_run_did_not_tune() {
+        let file = training_file();
+        let settings = Settings {
+            files: vec![file.clone()],
+            epochs: 200,
+            rate: 1.0,
+            lambda: 0.0,
+            only: vec!["value.Pawn".into()],
+            freeze: Vec::new(),
+            regularisation: 0.0,
+            min_positions: 1,
+        };
+        let report = tune(&settings, &|_| {}).unwrap();
+        std::fs::remove_file(file).unwrap();
+        let text = family_weights(Family::Cwda);
+        let in_file: Vec<&str> = names_in(text).collect();
+        assert!(in_file.len() > 50, "the CwDA file sets its weights");
+        let out: HashMap<&str, Tapered> = report
+            .weights
+            .iter()
+            .map(|(n, w)| (n.as_str(), *w))
+            .collect();
+        for name in &in_file {
+            assert!(out.contains_key(name), "{name} is written back");
+        }
+        // An untuned weight is written as the file has it.
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("value.Knight:"))
+            .unwrap();
+        let w = out["value.Knight"];
+        assert_eq!(line, format!("value.Knight: {} {}", w.mg, w.eg));
+        // The tuned one moved.
+        let pawn = text.lines().find(|l| l.starts_with("value.Pawn:")).unwrap();
+        let p = out["value.Pawn"];
+        assert_ne!(pawn, format!("value.Pawn: {} {}", p.mg, p.eg));
     }
 }
