@@ -116,8 +116,12 @@ fn label_part(
         connect(&s.engine, &format!("label-{worker}")).map_err(|e| engine_error(&e))?;
     let mut out = Vec::with_capacity(part.len());
     let mut result = Ok(());
+    // Recorded games keep to one variant for many positions in a row.
+    let mut tables: Option<AnyTables> = None;
     for sample in part {
-        match score_for_white(&mut *client, sample, s) {
+        let scored = tables_for(&mut tables, &sample.variant)
+            .and_then(|t| score_for_white(&mut *client, t, sample, s));
+        match scored {
             Ok(score) => out.push(score.map(|score| Sample {
                 score,
                 ..sample.clone()
@@ -133,9 +137,25 @@ fn label_part(
     result.map(|()| out)
 }
 
+/// The rules of `variant`, from `cache` when it holds them already.
+fn tables_for<'a>(
+    cache: &'a mut Option<AnyTables>,
+    variant: &str,
+) -> Result<&'a AnyTables, LabelError> {
+    if cache.as_ref().is_none_or(|t| t.variant().name != variant) {
+        let tables = AnyTables::by_name(variant).map_err(|e| LabelError::Position {
+            variant: variant.to_string(),
+            reason: e.to_string(),
+        })?;
+        *cache = Some(tables);
+    }
+    Ok(cache.as_ref().expect("just filled"))
+}
+
 /// The engine's score of the sample's position for White, `None` when it finds it decided.
 fn score_for_white(
     client: &mut dyn EngineClient,
+    tables: &AnyTables,
     sample: &Sample,
     s: &LabelSettings,
 ) -> Result<Option<i32>, LabelError> {
@@ -143,8 +163,7 @@ fn score_for_white(
         variant: sample.variant.clone(),
         reason,
     };
-    let tables = AnyTables::by_name(&sample.variant).map_err(|e| position_error(e.to_string()))?;
-    let board = new_board(&tables, Some(&sample.position))
+    let board = new_board(tables, Some(&sample.position))
         .map_err(|e| position_error(format!("'{}': {e}", sample.position)))?;
     let v = tables.variant();
     if v.players() != 2 {
@@ -160,6 +179,8 @@ fn score_for_white(
         standard_start: false,
         control: TimeControl::Nodes(s.nodes),
     };
+    // A new game for every position: the engine starts each search afresh, so a label does not
+    // depend on the positions searched before it.
     client
         .new_game(&setup)
         .map_err(|e| LabelError::Engine(e.to_string()))?;
