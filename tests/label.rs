@@ -40,6 +40,15 @@ fn label(data: &str, engine: &str, extra: &[&str]) -> (Output, String) {
     (out, text)
 }
 
+/// Labels `data` with this build of Panoply, expecting success: the output file and stderr.
+fn label_with_panoply(data: &str, extra: &[&str]) -> (String, String) {
+    let engine = panoply_engine();
+    let (out, text) = label(data, engine.to_str().unwrap(), extra);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    (text, stderr)
+}
+
 /// Scores of the labelled lines, in order.
 fn scores(text: &str) -> Vec<i32> {
     text.lines()
@@ -57,13 +66,7 @@ cwda-nutty-rookies\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1\t0\
 
 #[test]
 fn scores_come_from_the_engine_and_are_for_white() {
-    let engine = panoply_engine();
-    let (out, text) = label(THREE, engine.to_str().unwrap(), &["--concurrency", "2"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (text, _) = label_with_panoply(THREE, &["--concurrency", "2"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
     // Variant, position and result are kept, in the input's order.
@@ -81,16 +84,9 @@ fn scores_come_from_the_engine_and_are_for_white() {
 
 #[test]
 fn decided_positions_are_dropped() {
-    let engine = panoply_engine();
-    let (out, text) = label(THREE, engine.to_str().unwrap(), &["--max-score", "200"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (text, stderr) = label_with_panoply(THREE, &["--max-score", "200"]);
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.starts_with("cwda-fide-fide\trnbqkbnr/pppppppp/8/8/"));
-    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("1 positions labelled, 2 dropped as decided"),
         "{stderr}"
