@@ -484,12 +484,19 @@ impl<B: BitSet> Evaluator<B> {
         let pawns = (0..self.players).fold(0u64, |acc, p| {
             acc.rotate_left(17) ^ self.pawn_set(pos, Player(p as u8)).fingerprint()
         });
+        // Most of a variant's kinds are not on the board (the CwDA variants know every army's
+        // pieces): their count is zero without counting, which is most of this key's cost.
+        let kinds = &pos.by_kind[..self.kinds_per_player];
         let mut material = 0u64;
         for p in 0..self.players {
-            for k in 0..self.kinds_per_player {
-                let (player, kind) = (Player(p as u8), Kind(k as u8));
-                let n = pos.pieces(player, kind).count() as u64;
-                let hand = pos.hand(player, kind) as u64;
+            let (mine, hands) = (pos.by_player[p], pos.hands.get(p));
+            for (k, &on_board) in kinds.iter().enumerate() {
+                let n = if on_board.is_empty() {
+                    0
+                } else {
+                    (on_board & mine).count() as u64
+                };
+                let hand = hands.map_or(0, |h| h[k]) as u64;
                 material = material.wrapping_mul(0x0100_0000_01b3) ^ (n | hand << 8);
             }
         }
