@@ -117,10 +117,22 @@ pub fn attacked_by<B: BitSet>(
     if theirs.is_empty() {
         return false;
     }
-    t.slide_dirs[p.index()]
-        .iter()
-        .any(|&d| slides_onto(t, pos, cell, p, d as usize, occ, theirs).is_some())
+    let sliders = sliders_of(t, pos, p, theirs);
+    ((t.slide_lines[p.index()][cell.index()] & sliders).any()
+        && t.slide_dirs[p.index()]
+            .iter()
+            .any(|&d| slides_onto(t, pos, cell, p, d as usize, occ, sliders).is_some()))
         || jumps_onto(t, pos, cell, p, occ, theirs)
+}
+
+/// The pieces of `theirs` (player `p`'s) of a kind that slides: only they can attack along a
+/// line, and most lines through a cell hold none of them.
+#[inline]
+fn sliders_of<B: BitSet>(t: &Tables<B>, pos: &Position<B>, p: Player, theirs: B) -> B {
+    t.slider_kinds[p.index()]
+        .iter()
+        .fold(B::empty(), |acc, k| acc | pos.by_kind[k.index()])
+        & theirs
 }
 
 /// Every piece of player `p` that attacks `cell` when only the cells of `occ` are occupied:
@@ -138,9 +150,12 @@ pub fn attackers_to<B: BitSet>(
     if theirs.is_empty() {
         return out;
     }
-    for &d in &t.slide_dirs[p.index()] {
-        if let Some(b) = slides_onto(t, pos, cell, p, d as usize, occ, theirs) {
-            out.set(b);
+    let sliders = sliders_of(t, pos, p, theirs);
+    if (t.slide_lines[p.index()][cell.index()] & sliders).any() {
+        for &d in &t.slide_dirs[p.index()] {
+            if let Some(b) = slides_onto(t, pos, cell, p, d as usize, occ, sliders) {
+                out.set(b);
+            }
         }
     }
     for from in (t.leap_attackers[p.index()][cell.index()] & theirs).cells() {

@@ -143,6 +143,12 @@ pub struct Tables<B: BitSet> {
     pub leap_attackers: Vec<Vec<B>>,
     /// Per player: directions along which some kind of that player capture-slides.
     pub slide_dirs: Vec<Vec<u8>>,
+    /// Per player: the kinds that slide in some direction.
+    pub slider_kinds: Vec<Vec<Kind>>,
+    /// Per player, per cell: the lines along which a slider of that player could reach the
+    /// cell on an empty board (every `slide_dirs` ray, looking back from the cell), a quick
+    /// test that no slider attacks it.
+    pub slide_lines: Vec<Vec<B>>,
     /// Per player: kinds with lame leaps / bent moves (checked piece by piece).
     pub lame_kinds: Vec<Vec<Kind>>,
     pub bent_kinds: Vec<Vec<Kind>>,
@@ -223,11 +229,32 @@ impl<B: BitSet> Tables<B> {
                     .collect()
             })
             .collect();
-        let slide_dirs = kinds
+        let slide_dirs: Vec<Vec<u8>> = kinds
             .iter()
             .map(|ks| {
                 (0..26u8)
                     .filter(|&d| ks.iter().any(|kt| kt.slide_range[d as usize] > 0))
+                    .collect()
+            })
+            .collect();
+        let slider_kinds: Vec<Vec<Kind>> = kinds
+            .iter()
+            .map(|ks| {
+                (0..ks.len())
+                    .filter(|&k| ks[k].slide_range.iter().any(|&r| r > 0))
+                    .map(|k| Kind(k as u8))
+                    .collect()
+            })
+            .collect();
+        let slide_lines = slide_dirs
+            .iter()
+            .map(|dirs: &Vec<u8>| {
+                (0..cells)
+                    .map(|c| {
+                        dirs.iter().fold(B::empty(), |acc, &d| {
+                            acc | rays[opposite[d as usize] as usize * cells + c]
+                        })
+                    })
                     .collect()
             })
             .collect();
@@ -317,6 +344,8 @@ impl<B: BitSet> Tables<B> {
             kinds,
             leap_attackers,
             slide_dirs,
+            slider_kinds,
+            slide_lines,
             lame_kinds,
             bent_kinds,
             royal_kinds,
