@@ -196,7 +196,11 @@ fn slides_onto<B: BitSet>(
     occ: B,
     theirs: B,
 ) -> Option<Cell> {
-    let b = t.first_blocker(t.opposite[d] as usize, cell, occ)?;
+    let back = t.opposite[d] as usize;
+    if (t.ray(back, cell) & theirs).is_empty() {
+        return None;
+    }
+    let b = t.first_blocker(back, cell, occ)?;
     slides_from(t, pos, cell, p, d, b, theirs).then_some(b)
 }
 
