@@ -421,6 +421,17 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             if depth <= 8 && eval - 80 * (depth - improving as i32) >= beta {
                 return eval;
             }
+            // Razoring: far below alpha at the last plies, only a capture could save the
+            // node; if the quiescence search finds none, trust it.
+            if depth <= 2 && eval + 250 * depth + 150 <= alpha {
+                let v = self.quiesce(pos, alpha, alpha + 1, ply, false);
+                if self.aborted() {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
+            }
             // Null move: give the opponent a free move; if we still beat beta, cut. Not with
             // pawns and King only, where passing may be the best move (zugzwang).
             if null_ok && depth >= 3 && eval >= beta && self.has_pieces(pos, us) {
