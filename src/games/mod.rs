@@ -3,6 +3,7 @@
 pub mod aof5;
 pub mod cwda;
 pub mod cyclical;
+pub mod hooks;
 pub mod missionary;
 pub mod swda;
 

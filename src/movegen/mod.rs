@@ -9,6 +9,7 @@ pub mod perft;
 pub mod tables;
 
 use crate::bitboard::BitSet;
+use crate::games::hooks;
 use crate::geometry::Cell;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Kind, Player};
@@ -545,11 +546,11 @@ impl<B: BitSet, S: MoveSink<B>> MoveSink<B> for Tally<'_, S> {
 /// Generates the legal moves of the side to move into `sink`. In Armies of Faith a player
 /// with no other legal move has exactly one, `pass`, and a finished game has none.
 pub fn generate<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, sink: &mut S) {
-    if t.variant.family != Family::ArmiesOfFaith {
-        return generate_moves(t, pos, sink);
-    }
-    if crate::games::aof5::events::is_over(pos) {
+    if hooks::game_over(t, pos) {
         return;
+    }
+    if !hooks::stuck_player_passes(t) {
+        return generate_moves(t, pos, sink);
     }
     let mut tally = Tally { sink, any: false };
     generate_moves(t, pos, &mut tally);
@@ -631,19 +632,17 @@ fn generate_moves<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, s
             sink.push(m)
         }
     });
-    if t.variant.family == Family::ArmiesOfFaith {
-        crate::games::aof5::merge::for_each_merge(t, pos, |m| {
-            let tested = match g {
-                Guard::Single {
-                    in_check, blockers, ..
-                } => in_check || blockers.contains(m.from()),
-                _ => false,
-            };
-            if !tested || ok(m, None) {
-                sink.push(m)
-            }
-        });
-    }
+    hooks::for_each_family_move(t, pos, |m| {
+        let tested = match g {
+            Guard::Single {
+                in_check, blockers, ..
+            } => in_check || blockers.contains(m.from()),
+            _ => false,
+        };
+        if !tested || ok(m, None) {
+            sink.push(m)
+        }
+    });
     for_each_castling(t, pos, |m| sink.push(m));
     let in_check = matches!(g, Guard::Single { in_check: true, .. });
     for_each_drop_set(t, pos, |kind, mut targets| {
@@ -751,9 +750,7 @@ pub fn generate_pseudo<B: BitSet>(t: &Tables<B>, pos: &Position<B>, list: &mut M
         }
     }
     for_each_en_passant(t, pos, |m, _| list.push(m));
-    if t.variant.family == Family::ArmiesOfFaith {
-        crate::games::aof5::merge::for_each_merge(t, pos, |m| list.push(m));
-    }
+    hooks::for_each_family_move(t, pos, |m| list.push(m));
     for_each_castling(t, pos, |m| list.push(m));
     for_each_drop_set(t, pos, |kind, targets| {
         MoveSink::<B>::drops(list, kind, targets)

@@ -3,6 +3,7 @@
 
 use super::{EnPassant, Position};
 use crate::bitboard::BitSet;
+use crate::games::hooks;
 use crate::geometry::Vec3;
 use crate::movegen::tables::Tables;
 use crate::piece::{Piece, Player};
@@ -528,8 +529,10 @@ pub fn format_2d<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
 
 /// Parses a position string of the variant's format.
 pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionError> {
+    if let Some(parsed) = hooks::parse_position(t, s.trim()) {
+        return parsed;
+    }
     match t.variant.family {
-        Family::ArmiesOfFaith => crate::games::aof5::fen::parse(t, s.trim()),
         Family::Missionary => super::missionary::parse(t, s.trim()),
         _ => parse_2d(t, s.trim()),
     }
@@ -537,8 +540,10 @@ pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionE
 
 /// Writes a position string of the variant's format.
 pub fn format<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
+    if let Some(s) = hooks::format_position(t, pos) {
+        return s;
+    }
     match t.variant.family {
-        Family::ArmiesOfFaith => crate::games::aof5::fen::format(t, pos),
         Family::Missionary => super::missionary::format(t, pos),
         _ => format_2d(t, pos),
     }

@@ -11,7 +11,6 @@ use crate::geometry::Cell;
 use crate::movegen::tables::Tables;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Kind, Piece, Player, MAX_KINDS};
-use crate::variant::Family;
 
 /// An en-passant target left by a double step: the skipped cell and the pawn to remove.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -221,9 +220,7 @@ impl<B: BitSet> Position<B> {
     #[inline]
     pub fn apply(&mut self, t: &Tables<B>, mv: Move) {
         self.apply_move(t, mv);
-        if t.variant.family == Family::ArmiesOfFaith {
-            crate::games::aof5::events::start_of_turn(t, self);
-        }
+        crate::games::hooks::after_move(t, self);
     }
 
     /// Makes `mv` in place and passes the turn, with no rule events.
