@@ -267,7 +267,7 @@ fn captures_fill_the_hand_per_subvariant() {
             );
             let mut g = game(name, &text);
             g.play_str("wc4wc5").unwrap();
-            let held = panoply::position::missionary::format_holdings(&g.tables, &g.pos);
+            let held = panoply::games::missionary::fen::format_holdings(&g.tables, &g.pos);
             let expected = if gain == "-" { "" } else { gain };
             assert_eq!(held, expected, "{name}: capturing {victim}");
             // Captures reset the halfmove clock.

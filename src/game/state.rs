@@ -2,6 +2,7 @@
 //! how games end. Protocols and `panoply match` drive games through this type.
 
 use crate::bitboard::BitSet;
+use crate::games::hooks;
 use crate::movegen::notation::{format_move, parse_move, MoveError};
 use crate::movegen::tables::Tables;
 use crate::movegen::{is_in_check, legal_moves};
@@ -100,15 +101,11 @@ impl<B: BitSet> Game<B> {
     /// The result if the game is over by the rules.
     pub fn outcome(&self) -> Option<Outcome> {
         let t = &self.tables;
-        if t.variant.family == crate::variant::Family::ArmiesOfFaith {
-            return crate::games::aof5::events::outcome(self);
+        let own = hooks::own_outcome(self);
+        if own.is_some() || hooks::ends_by_own_rules(t) {
+            return own;
         }
         let us = self.pos.side;
-        if t.variant.bare_king {
-            if let Some(o) = crate::games::swda::bare_king_outcome(t, &self.pos) {
-                return Some(o);
-            }
-        }
         if self.legal_moves().is_empty() {
             let them = Player(1 - us.0);
             return Some(if is_in_check(t, &self.pos, us) {

@@ -1,9 +1,11 @@
 //! Shatranj with Different Armies (RULES.md section 3): four shatranj-strength armies on 8x8,
 //! any pairing, plus plain `shatranj` with its traditional setup and letters. The rules that
 //! differ from chess are data on the variant (the royal-set rule, stalemate loses, bare king,
-//! the 70-move rule); the bare-king verdict is [`bare_king_outcome`].
+//! the 70-move rule); the bare-king verdict is [`bare_king_verdict`], which reaches the game
+//! and the search through [`super::hooks`].
 
 use super::cwda::{last_rank_promotions, two_player_orientations};
+use super::hooks::Verdict;
 use super::VariantError;
 use crate::bitboard::BitSet;
 use crate::game::Outcome;
@@ -280,20 +282,13 @@ pub fn is_bare<B: BitSet>(t: &Tables<B>, pos: &Position<B>, p: Player) -> bool {
         .is_empty()
 }
 
-/// What the bare-king rule says about a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BareKing {
-    Draw,
-    Win(Player),
-}
-
 /// The bare-king rule (RULES.md 3): both bare draws; one bare side loses, unless it is to
 /// move and can capture the opponent's last non-royal piece. Cheap unless a side is bare,
 /// so search can ask at every node.
-pub fn bare_king_verdict<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<BareKing> {
+pub fn bare_king_verdict<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<Verdict> {
     let (w, b) = (Player::WHITE, Player::BLACK);
     let loser = match [is_bare(t, pos, w), is_bare(t, pos, b)] {
-        [true, true] => return Some(BareKing::Draw),
+        [true, true] => return Some(Verdict::Draw),
         [false, false] => return None,
         [true, false] => w,
         [false, true] => b,
@@ -302,16 +297,16 @@ pub fn bare_king_verdict<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<
     if pos.side == loser && can_bare_in_reply(t, pos, winner) {
         return None;
     }
-    Some(BareKing::Win(winner))
+    Some(Verdict::Win(winner))
 }
 
 /// [`bare_king_verdict`] as a game result.
 pub fn bare_king_outcome<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<Outcome> {
     bare_king_verdict(t, pos).map(|v| match v {
-        BareKing::Draw => Outcome::Draw {
+        Verdict::Draw => Outcome::Draw {
             reason: "both kings bare".into(),
         },
-        BareKing::Win(winner) => Outcome::Win {
+        Verdict::Win(winner) => Outcome::Win {
             winner,
             reason: "bare king".into(),
         },

@@ -7,7 +7,7 @@ use crate::games::hooks;
 use crate::geometry::Vec3;
 use crate::movegen::tables::Tables;
 use crate::piece::{Piece, Player};
-use crate::variant::{Family, RoyalRule};
+use crate::variant::RoyalRule;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -529,22 +529,10 @@ pub fn format_2d<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
 
 /// Parses a position string of the variant's format.
 pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionError> {
-    if let Some(parsed) = hooks::parse_position(t, s.trim()) {
-        return parsed;
-    }
-    match t.variant.family {
-        Family::Missionary => super::missionary::parse(t, s.trim()),
-        _ => parse_2d(t, s.trim()),
-    }
+    hooks::parse_position(t, s.trim()).unwrap_or_else(|| parse_2d(t, s.trim()))
 }
 
 /// Writes a position string of the variant's format.
 pub fn format<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> String {
-    if let Some(s) = hooks::format_position(t, pos) {
-        return s;
-    }
-    match t.variant.family {
-        Family::Missionary => super::missionary::format(t, pos),
-        _ => format_2d(t, pos),
-    }
+    hooks::format_position(t, pos).unwrap_or_else(|| format_2d(t, pos))
 }

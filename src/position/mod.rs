@@ -4,7 +4,6 @@
 
 pub mod display;
 pub mod fen;
-pub mod missionary;
 
 use crate::bitboard::BitSet;
 use crate::geometry::Cell;

@@ -15,7 +15,7 @@ use super::tt::{Bound, Entry, TranspositionTable};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
-use crate::games::swda::{bare_king_verdict, BareKing};
+use crate::games::hooks::{self, Verdict};
 use crate::movegen::tables::Tables;
 use crate::movegen::{generate, is_in_check, quick_legality};
 use crate::moves::{Move, MoveKind};
@@ -998,17 +998,13 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         best
     }
 
-    /// A score when a family rule ends the game here before any move is generated: SwDA's
-    /// bare king (both bare draw; a bare side loses unless it can bare the other at once).
+    /// A score when a family rule ends the game here before any move is generated (SwDA's
+    /// bare King).
     fn terminal(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
-        let t = self.shared.t;
-        if !t.variant.bare_king {
-            return None;
-        }
-        bare_king_verdict(t, pos).map(|v| match v {
-            BareKing::Draw => self.draw_score(pos),
-            BareKing::Win(w) if w == pos.side => MATE - ply as i32,
-            BareKing::Win(_) => -MATE + ply as i32,
+        hooks::verdict(self.shared.t, pos).map(|v| match v {
+            Verdict::Draw => self.draw_score(pos),
+            Verdict::Win(w) if w == pos.side => MATE - ply as i32,
+            Verdict::Win(_) => -MATE + ply as i32,
         })
     }
 }

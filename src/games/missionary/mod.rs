@@ -5,6 +5,8 @@
 //! Board axes: x = filestack (a..f), y = rank (1..8, White moves toward +y), z = level
 //! (u..z). RULES.md writes vectors as (dL, dF, dR) = (dz, dx, dy) here.
 
+pub mod fen;
+
 use super::VariantError;
 use crate::geometry::{Cell, Orientation, Shape, Vec3, DIRECTIONS};
 use crate::piece::{Atom, Kind, LeapCondition, Mode, PieceDef, Player};

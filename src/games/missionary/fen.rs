@@ -3,13 +3,13 @@
 //! (White's upper case, Black's lower case), side to move, `-`, `-`, halfmove clock, move
 //! number.
 
-use super::fen::{
-    field, format_grid, parse_counters, parse_grid, parse_side, piece_token, validate,
-};
-use super::{fen::PositionError, Position};
 use crate::bitboard::BitSet;
 use crate::movegen::tables::Tables;
 use crate::piece::{Kind, Player};
+use crate::position::fen::{
+    field, format_grid, parse_counters, parse_grid, parse_side, piece_token, validate,
+};
+use crate::position::{fen::PositionError, Position};
 
 /// At most this many pieces of one kind in one hand: more cannot arise in a game (36
 /// Stockbrokers a side), and the Zobrist hand keys are distinct up to it.
