@@ -1,7 +1,7 @@
 //! Armies of Faith 5 (RULES.md section 5): hand-made positions for every rule and position
 //! strings (the reference perft table is checked in `perft_reference.rs`).
 
-mod common;
+use crate::common;
 
 use common::*;
 use panoply::game::{Game, Outcome};

@@ -2,7 +2,7 @@
 //! calls the armies "of equal size and similar strength"), and the reach the values start
 //! from is measured with pieces in the way, which shortens slides and leaves leaps alone.
 
-mod common;
+use crate::common;
 
 use common::*;
 use panoply::bitboard::{BitSet, Wide};

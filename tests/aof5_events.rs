@@ -3,7 +3,7 @@
 //! targets of an eliminated army, the 50-move rule with three armies, and mergers by the
 //! other move kind of Pawn and Yeoman.
 
-mod common;
+use crate::common;
 
 use common::*;
 use panoply::game::{Game, Outcome};

@@ -3,7 +3,7 @@
 //! and looking for attacks) against the engine's generator, on positions reached by random
 //! play and on random placements with Emperors, Empresses and Raj pieces.
 
-mod common;
+use crate::common;
 
 use common::*;
 use panoply::bitboard::Wide;

@@ -1,7 +1,7 @@
 //! Multi-player search on Armies of Faith: both methods find a winning checkmate, and a
 //! short self-play game runs to its ply limit with legal moves only.
 
-mod common;
+use crate::common;
 
 use common::*;
 use panoply::game::Game;

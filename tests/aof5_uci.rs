@@ -1,8 +1,8 @@
 //! Armies of Faith through UCI, driven through the built binary: the multi-player search
 //! option, moves of several armies, `pass`, bad input, and the Raj subvariant.
 
-mod common;
-mod protocol_common;
+use crate::common;
+use crate::protocol_common;
 
 use common::{board, tables, BYZANTINE_BOXED_IN, KINGS};
 use protocol_common::{legal_moves, start_uci as start, uci_say as say, Engine};

@@ -6,7 +6,7 @@
 //! Crown Princes, two royals, bare kings and many changed types; the test also asserts that
 //! they did.
 
-mod reference;
+use crate::reference;
 
 use panoply::bitboard::BitSet;
 use panoply::game::AnyTables;
@@ -19,8 +19,7 @@ use reference::{RefBoard, RefMove, Reference, Special};
 use std::collections::BTreeSet;
 
 /// The shared xorshift64* generator, so failures reproduce from their seed.
-#[path = "common/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 fn board_of(pos: &Position<u64>) -> RefBoard {

@@ -8,8 +8,8 @@
 //! `PANOPLY_FUZZ_SESSIONS` and `PANOPLY_FUZZ_SEED` set a longer run (see the README); a
 //! failing session prints its seed and input.
 
-mod fuzz_input;
-mod protocol_common;
+use crate::fuzz_input;
+use crate::protocol_common;
 
 use fuzz_input::{uci_session, xboard_session, Rng};
 use panoply::protocol::{run_with, Output};

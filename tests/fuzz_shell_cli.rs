@@ -3,7 +3,7 @@
 //! one error line and exit code 2 for bad input. See `fuzz_protocols.rs` for the protocols
 //! and for `PANOPLY_FUZZ_SESSIONS` / `PANOPLY_FUZZ_SEED`.
 
-mod fuzz_input;
+use crate::fuzz_input;
 
 use fuzz_input::{mangle_position, random_line, shell_session, Rng, VARIANTS};
 use panoply::search::multi_player::Method;

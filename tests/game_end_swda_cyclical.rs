@@ -11,8 +11,7 @@ use panoply::variant::Family;
 use std::collections::BTreeMap;
 
 /// The shared xorshift64* generator, so failures reproduce from their seed.
-#[path = "common/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 fn only_royals(g: &Game<u64>, p: Player) -> bool {

@@ -2,7 +2,7 @@
 //! the simple reference generator in `missionary_reference/`, on random Missionary positions with full
 //! hands (deterministic pseudo-random numbers, so failures reproduce).
 
-mod missionary_reference;
+use crate::missionary_reference;
 use missionary_reference as reference;
 
 use panoply::bitboard::Wide;

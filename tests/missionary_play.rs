@@ -1,7 +1,7 @@
 //! Search and evaluation in the Missionary drop games: pieces in hand count as material, a
 //! mate by drop is found, and short self-play games end by the rules without crashing.
 
-mod common;
+use crate::common;
 
 use common::{missionary_corner, tables};
 use panoply::bitboard::Wide;

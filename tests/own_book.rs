@@ -1,6 +1,6 @@
 //! The engine's own book (`OwnBook`, `BookFile`) through the built binary, in UCI and XBoard.
 
-mod protocol_common;
+use crate::protocol_common;
 use protocol_common::{uci_say as say, Engine};
 use std::path::PathBuf;
 use std::time::Duration;

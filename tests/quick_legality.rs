@@ -12,8 +12,7 @@ use panoply::position::{fen, Position};
 use panoply::with_tables;
 
 /// The shared xorshift64* generator, so failures reproduce from their seed.
-#[path = "common/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 /// How often the quick test answered, and how.

@@ -2,7 +2,7 @@
 //! machine, `quit` during an XBoard search with a `ping` pending, bytes that are not UTF-8
 //! and overlong lines. Each test failed before its fix.
 
-mod protocol_common;
+use crate::protocol_common;
 
 use protocol_common::{Engine, WAIT};
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! engine moves, undo, the event stream, the game record, and refused requests (4xx with a
 //! one-line message, the game unchanged).
 
-mod common;
+use crate::common;
 
 use common::{board, missionary_corner, tables, with_kings};
 use panoply::server::Server;

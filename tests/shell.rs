@@ -1,7 +1,7 @@
 //! `panoply shell` driven through the built binary: whole sessions piped into stdin, for
 //! the games no GUI shows (Missionary in 3D, four-player Armies of Faith).
 
-mod common;
+use crate::common;
 
 use panoply::game::{AnyTables, Game};
 use panoply::with_tables;

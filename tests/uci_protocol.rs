@@ -1,6 +1,6 @@
 //! UCI protocol, driven through the built binary.
 
-mod protocol_common;
+use crate::protocol_common;
 use protocol_common::{legal_moves, start_uci as start, uci_say as say, Engine};
 use std::time::Duration;
 

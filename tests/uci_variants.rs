@@ -2,7 +2,7 @@
 //! `shatranj` as cutechess sends it, and the Missionary cubic variants with their 3D position
 //! and move strings (drops, promotions). Replies are checked against the library's rules.
 
-mod protocol_common;
+use crate::protocol_common;
 use protocol_common::{legal_moves, uci_say as say, Engine};
 
 fn start(variant: &str) -> Engine {

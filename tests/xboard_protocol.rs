@@ -1,6 +1,6 @@
 //! XBoard (CECP v2) protocol, driven through the built binary.
 
-mod protocol_common;
+use crate::protocol_common;
 use protocol_common::{legal_moves, Engine, XB};
 use std::time::Duration;
 

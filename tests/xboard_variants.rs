@@ -2,7 +2,7 @@
 //! kind the game can have, and games are played both ways (our moves in, the engine's moves
 //! out), each engine move checked legal with the library.
 
-mod protocol_common;
+use crate::protocol_common;
 use protocol_common::{legal_moves, position_after, XB};
 use std::collections::BTreeSet;
 

@@ -1,0 +1,45 @@
+//! The integration tests in one test binary, one module per concern: the engine is linked and
+//! optimised across crates once instead of once per file, which was most of the build time of
+//! a clean `cargo test --release`. Run one concern with a filter: `cargo test --release
+//! --test integration serve_api::`.
+
+mod common;
+mod fuzz_input;
+mod missionary_reference;
+mod protocol_common;
+mod reference;
+#[path = "common/rng.rs"]
+mod rng;
+
+mod aof5;
+mod aof5_eval;
+mod aof5_events;
+mod aof5_reference;
+mod aof5_search;
+mod aof5_uci;
+mod cli;
+mod cyclical_rules;
+mod differential_2d;
+mod fuzz_protocols;
+mod fuzz_shell_cli;
+mod game_end_swda_cyclical;
+mod label;
+#[path = "match.rs"]
+mod matches;
+mod missionary_differential;
+mod missionary_play;
+mod missionary_rules;
+mod own_book;
+mod perft_reference;
+mod quick_legality;
+mod reliability;
+mod search_swda_cyclical;
+mod selfplay;
+mod serve_api;
+mod shell;
+mod swda_rules;
+mod time_management;
+mod uci_protocol;
+mod uci_variants;
+mod xboard_protocol;
+mod xboard_variants;
