@@ -597,9 +597,10 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             }
         }
         // Near the leaves, skip moves that lose more in the exchange than the remaining
-        // depth could win back: captures of defended pieces, quiet moves onto attacked cells.
-        if !pv_node && !in_check && !gives_check && node.best > -MATE_BOUND && depth <= 6 {
-            let margin = if capture {
+        // depth could win back: captures of defended pieces, quiet moves onto attacked cells,
+        // checks that give a piece away (the last by the captures' margin).
+        if !pv_node && !in_check && node.best > -MATE_BOUND && depth <= 6 {
+            let margin = if capture || gives_check {
                 -SEE_CAPTURE_MARGIN * depth
             } else {
                 -SEE_QUIET_MARGIN * depth * depth
