@@ -60,8 +60,18 @@ pub fn reach<B: BitSet>(t: &Tables<B>, p: Player, k: Kind, from: Cell, occ: B) -
     Reach { attacks, moves }
 }
 
-/// The cells a pawn-like piece attacks: its capture leaps (pawns do not slide).
+/// The cells a piece whose every capture is a plain leap attacks (see
+/// [`captures_by_leaps_only`]): one table lookup where [`reach`] would trace its moves too.
 #[inline]
 pub fn leap_attacks<B: BitSet>(t: &Tables<B>, p: Player, k: Kind, from: Cell) -> B {
     t.kind(p, k).capture[from.index()]
+}
+
+/// Whether `p`/`k` captures only by plain leaps (no slides, lame or bent captures), so that
+/// [`leap_attacks`] is all it attacks, whatever the occupancy.
+pub fn captures_by_leaps_only<B: BitSet>(t: &Tables<B>, p: Player, k: Kind) -> bool {
+    let kt = t.kind(p, k);
+    kt.slides.iter().all(|s| !s.mode.captures())
+        && kt.lame.iter().flatten().all(|l| !l.mode.captures())
+        && kt.bent.iter().flatten().all(|b| !b.mode.captures())
 }

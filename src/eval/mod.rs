@@ -22,7 +22,7 @@ use crate::piece::{Kind, Player};
 use crate::position::Position;
 use crate::variant::RoyalRule;
 use arrayvec::ArrayVec;
-use attacks::reach;
+use attacks::{captures_by_leaps_only, leap_attacks, reach};
 use params::{family_weights, Global, Param, PerKind, Tapered, Weights};
 use pawns::PawnGeometry;
 use values::{cell_parity, mobility};
@@ -59,6 +59,8 @@ struct KindInfo {
     pawn: bool,
     royal: bool,
     colour_bound: bool,
+    /// Captures only by plain leaps: its attacks are one table lookup.
+    leap_captures: bool,
 }
 
 /// Whether a kind counts as material that can mate or build threats.
@@ -79,6 +81,8 @@ pub struct Evaluator<B: BitSet> {
     players: usize,
     weights: Weights,
     kinds: Vec<Vec<KindInfo>>,
+    /// Per player: the kinds that are pawns.
+    pawn_kinds: Vec<Vec<Kind>>,
     /// Per player and kind: the kind a piece becomes when it moves (Cyclical Armies), if any.
     next_kind: Vec<Vec<Option<Kind>>>,
     kinds_per_player: usize,
@@ -167,14 +171,25 @@ impl<B: BitSet> Evaluator<B> {
                     pawn: def.pawn,
                     royal: def.royal,
                     colour_bound: mob.colour_bound && !def.royal && !def.pawn,
+                    leap_captures: captures_by_leaps_only(t, player, k),
                 });
             }
             kinds.push(infos);
         }
+        let pawn_kinds = kinds
+            .iter()
+            .map(|infos: &Vec<KindInfo>| {
+                (0..nk)
+                    .filter(|&k| infos[k].pawn)
+                    .map(|k| Kind(k as u8))
+                    .collect()
+            })
+            .collect();
         let mut ev = Evaluator {
             players,
             weights,
             kinds,
+            pawn_kinds,
             next_kind: (0..players)
                 .map(|p| {
                     t.variant
@@ -375,12 +390,16 @@ impl<B: BitSet> Evaluator<B> {
         let mut material = Material::default();
         let w = &self.weights;
         let mut valuable = [B::empty(); 4];
+        let mut pawns = [B::empty(); 4];
+        for p in self.alive(pos) {
+            pawns[p.index()] = self.pawn_set(pos, p);
+        }
         for p in self.alive(pos) {
             self.material_and_squares(pos, p, sink, &mut material, &mut valuable[p.index()]);
-            self.pawn_terms(t, pos, p, sink);
+            self.pawn_terms(t, pos, p, &pawns, sink);
         }
         if self.activity {
-            self.activity(t, pos, &valuable, sink);
+            self.activity(t, pos, &pawns, &valuable, sink);
         }
         sink.add(pos.side, w.global(Global::Tempo), 1);
         material
@@ -453,14 +472,18 @@ impl<B: BitSet> Evaluator<B> {
     }
 
     /// Doubled, isolated and passed pawns, and the pawn shield of a lone royal.
-    fn pawn_terms<S: Sink>(&self, t: &Tables<B>, pos: &Position<B>, p: Player, sink: &mut S) {
+    fn pawn_terms<S: Sink>(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        p: Player,
+        pawns: &[B; 4],
+        sink: &mut S,
+    ) {
         let w = &self.weights;
-        let own = self.pawn_set(pos, p);
+        let own = pawns[p.index()];
         if own.any() {
-            let enemy = self
-                .alive(pos)
-                .filter(|&q| q != p)
-                .fold(B::empty(), |acc, q| acc | self.pawn_set(pos, q));
+            let enemy = others(pawns, p.index());
             let counts = self.pawns[p.index()].counts(own, enemy);
             sink.add(p, w.global(Global::DoubledPawn), counts.doubled);
             sink.add(p, w.global(Global::IsolatedPawn), counts.isolated);
@@ -507,27 +530,37 @@ impl<B: BitSet> Evaluator<B> {
     }
 
     fn pawn_set(&self, pos: &Position<B>, p: Player) -> B {
-        self.kinds[p.index()]
+        self.pawn_kinds[p.index()]
             .iter()
-            .enumerate()
-            .filter(|(_, i)| i.pawn)
-            .fold(B::empty(), |acc, (k, _)| acc | pos.pieces(p, Kind(k as u8)))
+            .fold(B::empty(), |acc, &k| acc | pos.pieces(p, k))
     }
 
     /// Mobility, threats and King attack: what every piece reaches on this board.
-    fn activity<S: Sink>(&self, t: &Tables<B>, pos: &Position<B>, valuable: &[B; 4], sink: &mut S) {
+    fn activity<S: Sink>(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        pawns: &[B; 4],
+        valuable: &[B; 4],
+        sink: &mut S,
+    ) {
         let w = &self.weights;
         let occ = pos.occupied;
         let empty = t.board.without(occ);
         let mut pawn_attacks = [B::empty(); 4];
         for p in self.alive(pos) {
-            for (k, _) in self.kinds[p.index()]
-                .iter()
-                .enumerate()
-                .filter(|(_, i)| i.pawn)
-            {
-                for c in pos.pieces(p, Kind(k as u8)).cells() {
-                    pawn_attacks[p.index()] |= reach(t, p, Kind(k as u8), c, occ).attacks;
+            let pi = p.index();
+            if pawns[pi].is_empty() {
+                continue;
+            }
+            for &k in &self.pawn_kinds[pi] {
+                let leaps = self.kinds[pi][k.index()].leap_captures;
+                for c in pos.pieces(p, k).cells() {
+                    pawn_attacks[pi] |= if leaps {
+                        leap_attacks(t, p, k, c)
+                    } else {
+                        reach(t, p, k, c, occ).attacks
+                    };
                 }
             }
         }
@@ -542,10 +575,7 @@ impl<B: BitSet> Evaluator<B> {
         for p in self.alive(pos) {
             let pi = p.index();
             let enemies = pos.enemies(p);
-            let enemy_pawn_attacks = self
-                .alive(pos)
-                .filter(|&q| q != p)
-                .fold(B::empty(), |acc, q| acc | pawn_attacks[q.index()]);
+            let enemy_pawn_attacks = others(&pawn_attacks, pi);
             for (k, info) in self.kinds[pi].iter().enumerate() {
                 if info.pawn {
                     continue;
@@ -577,7 +607,7 @@ impl<B: BitSet> Evaluator<B> {
                             let _ = zone_hits.try_push((p, kind, q.index(), hits));
                         }
                     }
-                    for v in (r.attacks & enemies & valuable_enemies(valuable, pi)).cells() {
+                    for v in (r.attacks & enemies & others(valuable, pi)).cells() {
                         let victim = pos.piece_at(v).expect("attacked piece");
                         if self.value(victim.player(), victim.kind()) > info.value {
                             lesser_threats[pi].set(v);
@@ -602,7 +632,7 @@ impl<B: BitSet> Evaluator<B> {
         }
         for p in self.alive(pos) {
             let pi = p.index();
-            let targets = valuable_enemies(valuable, pi);
+            let targets = others(valuable, pi);
             let by_pawn = (pawn_attacks[pi] & targets).count() as i32;
             sink.add(p, w.global(Global::ThreatByPawn), by_pawn);
             sink.add(
@@ -694,9 +724,9 @@ fn becomes(v: &crate::variant::Variant, w: &Weights, k: Kind, next: Kind) -> Tap
     w.get(w.per_kind(PerKind::Becomes, next))
 }
 
-/// The non-pawn, non-royal pieces of every player but `us`.
+/// The union of the sets of every player but `us` (players out of the game have empty sets).
 #[inline]
-fn valuable_enemies<B: BitSet>(valuable: &[B; 4], us: usize) -> B {
+fn others<B: BitSet>(valuable: &[B; 4], us: usize) -> B {
     let mut out = B::empty();
     for (p, &v) in valuable.iter().enumerate() {
         if p != us {

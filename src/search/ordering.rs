@@ -31,7 +31,7 @@ const MAX_CONTINUATION_SIDE: usize = 2048;
 
 /// Per-thread memory of the search, kept across moves of a game.
 pub struct ThreadData {
-    /// `history[(player * kinds + kind) * cells + to]`.
+    /// `history[player * stride + kind * cells + to]` (see [`ThreadData::slot`]).
     history: Vec<i32>,
     /// Reply that refuted the previous move, by the previous move's (player, kind, to).
     countermoves: Vec<Move>,
@@ -45,6 +45,9 @@ pub struct ThreadData {
     pub killers: Vec<[Move; 2]>,
     kinds: usize,
     cells: usize,
+    /// The slots of one player: `kinds * cells` rounded up to a power of two, so that the
+    /// continuations find a slot's (kind, cell) part with a mask rather than a division.
+    stride: usize,
     /// Reusable move buffers, one per ply, so the search does not allocate.
     pub move_stack: Vec<Vec<(Move, i32)>>,
     /// Static evaluations by position key (the evaluation never changes within a variant).
@@ -77,7 +80,8 @@ const EVAL_CACHE_SIZE: usize = 1 << 16;
 impl ThreadData {
     pub fn new<B: BitSet>(t: &Tables<B>) -> ThreadData {
         let kinds = t.variant.pieces.len();
-        let n = t.players() * kinds * t.cells;
+        let stride = (kinds * t.cells).next_power_of_two();
+        let n = t.players() * stride;
         ThreadData {
             history: vec![0; n],
             countermoves: vec![Move::NONE; n],
@@ -94,6 +98,7 @@ impl ThreadData {
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             kinds,
             cells: t.cells,
+            stride,
             move_stack: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             correction: CorrectionHistory::default(),
@@ -184,7 +189,7 @@ impl ThreadData {
     /// Index of a move by the piece that makes it and where it goes.
     #[inline]
     pub fn slot(&self, player: usize, kind: Kind, to: Cell) -> usize {
-        (player * self.kinds + kind.index()) * self.cells + to.index()
+        player * self.stride + kind.index() * self.cells + to.index()
     }
 
     #[inline]
@@ -203,7 +208,8 @@ impl ThreadData {
     #[inline]
     fn continuation_index(&self, earlier: usize, now: usize) -> Option<usize> {
         let side = self.kinds * self.cells;
-        let i = (earlier % side) * side + now % side;
+        let piece_part = self.stride - 1;
+        let i = (earlier & piece_part) * side + (now & piece_part);
         (i < self.continuation[0].len()).then_some(i)
     }
 
