@@ -726,9 +726,9 @@ fn becomes(v: &crate::variant::Variant, w: &Weights, k: Kind, next: Kind) -> Tap
 
 /// The union of the sets of every player but `us` (players out of the game have empty sets).
 #[inline]
-fn others<B: BitSet>(valuable: &[B; 4], us: usize) -> B {
+fn others<B: BitSet>(sets: &[B; 4], us: usize) -> B {
     let mut out = B::empty();
-    for (p, &v) in valuable.iter().enumerate() {
+    for (p, &v) in sets.iter().enumerate() {
         if p != us {
             out |= v;
         }
