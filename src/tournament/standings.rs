@@ -80,21 +80,23 @@ pub fn format_table(table: &[EngineStanding]) -> String {
     });
     let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(6).max(6);
     let mut out = format!(
-        "{:>4}  {:<width$}  {:>5}  {:>6}  {:>6}  {:<18}  {:<11}  {:>8}\n",
+        "{:>4}  {:<width$}  {:>5}  {:>6}  {:>6}  {:<18}  {:<14}  {:>8}\n",
         "Rank",
         "Engine",
         "Games",
         "Points",
         "Score",
         "Elo vs field (95%)",
-        "W-D-L pairs",
+        // Pairwise, not game pairs: in games of more than two seats it counts each opponent
+        // beaten or not, so it is not the pentanomial's pairs of colour-swapped games.
+        "Pairwise W-D-L",
         "Forfeits"
     );
     for (i, r) in rows.iter().enumerate() {
         let pct = 100.0 * r.points / r.games.max(1) as f64;
         let p = r.pairwise;
         out.push_str(&format!(
-            "{:>4}  {:<width$}  {:>5}  {:>6.1}  {:>5.1}%  {:<18}  {:<11}  {:>8}\n",
+            "{:>4}  {:<width$}  {:>5}  {:>6.1}  {:>5.1}%  {:<18}  {:<14}  {:>8}\n",
             i + 1,
             r.name,
             r.games,
