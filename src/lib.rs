@@ -16,6 +16,7 @@ pub mod geometry;
 pub mod interop;
 pub mod movegen;
 pub mod moves;
+pub mod outcome;
 pub mod piece;
 pub mod position;
 pub mod protocol;

@@ -255,7 +255,7 @@ fn run_perft(
             .num_threads(n.max(1))
             .build_global()?;
     }
-    let tables = AnyTables::by_name(variant)?;
+    let tables = panoply::games::tables(variant)?;
     with_tables!(&tables, t => {
         let pos = position(t, fen_text)?;
         let start = Instant::now();
@@ -287,7 +287,7 @@ fn report_speed(nodes: u64, start: Instant) {
 }
 
 fn run_show(variant: &str, fen_text: Option<&str>, moves: &str) -> Result<(), Failure> {
-    let tables = AnyTables::by_name(variant)?;
+    let tables = panoply::games::tables(variant)?;
     with_tables!(&tables, t => {
         let start = fen_text.unwrap_or(&t.variant.start_position);
         let mut game = panoply::game::Game::from_position_string(t.clone(), start)
@@ -387,7 +387,7 @@ fn bench_perft(depth: u32) -> Result<(), Failure> {
     );
     let (mut single, mut parallel) = (Timed::zero(), Timed::zero());
     for name in BENCH_PAIRINGS {
-        let tables = AnyTables::by_name(name)?;
+        let tables = panoply::games::tables(name)?;
         with_tables!(&tables, t => {
             let pos = position(t, None)?;
             let one = Timed::run(|| perft::perft(t, &pos, depth));
@@ -432,7 +432,7 @@ fn bench_perft_3d(aof_depth: u32, missionary_depth: u32) -> Result<(), Failure> 
         ("frontofhouse", missionary_depth),
     ];
     for (name, depth) in cubic {
-        let tables = AnyTables::by_name(name)?;
+        let tables = panoply::games::tables(name)?;
         with_tables!(&tables, t => {
             let pos = position(t, None)?;
             let one = Timed::run(|| perft::perft(t, &pos, depth));
@@ -459,7 +459,7 @@ type GenerationRound = Box<dyn FnMut(&mut cost::Cost)>;
 /// Nanoseconds per generated legal move of two variants, on positions from random games of
 /// each, measured in alternating rounds.
 fn generation_costs(a: &str, b: &str) -> Result<(f64, f64), Failure> {
-    let (ta, tb) = (AnyTables::by_name(a)?, AnyTables::by_name(b)?);
+    let (ta, tb) = (panoply::games::tables(a)?, panoply::games::tables(b)?);
     let samples = |any: &AnyTables| -> Result<GenerationRound, Failure> {
         Ok(with_tables!(any, t => {
             let t = t.clone();
@@ -512,7 +512,7 @@ fn run_search(
 ) -> Result<(), Failure> {
     use panoply::game::Game;
     use panoply::search::{Info, Limits, Score, Searcher};
-    let tables = AnyTables::by_name(variant)?;
+    let tables = panoply::games::tables(variant)?;
     with_tables!(&tables, t => {
         let mut game = match fen_text {
             Some(f) => Game::from_position_string(t.clone(), f)?,

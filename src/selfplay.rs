@@ -222,7 +222,7 @@ pub fn run(o: Options) -> Result<(), String> {
     if o.depth.is_none() && o.nodes.is_none() && o.movetime.is_none() && o.army_nodes.is_none() {
         return Err("give a budget per move: --nodes, --depth, --movetime or --army-nodes".into());
     }
-    let tables = AnyTables::by_name(&o.variant).map_err(|e| e.to_string())?;
+    let tables = panoply::games::tables(&o.variant).map_err(|e| e.to_string())?;
     if tables.variant().players() == 2 {
         if o.methods.is_some()
             || o.rotate

@@ -5,6 +5,7 @@
 
 use crate::bitboard::{BitSet, Wide};
 use crate::game::{AnyTables, Game, Outcome};
+use crate::games;
 use crate::games::VariantError;
 use crate::movegen::notation::MoveError;
 use crate::movegen::perft::perft_parallel;
@@ -124,7 +125,7 @@ pub enum Next {
 impl Shell {
     /// A shell on `variant`, from `fen` or the start position.
     pub fn new(variant: &str, fen: Option<&str>, method: Method) -> Result<Shell, ShellError> {
-        let tables = AnyTables::by_name(variant).map_err(ShellError::Variant)?;
+        let tables = games::tables(variant).map_err(ShellError::Variant)?;
         Ok(Shell {
             board: new_board(tables, fen)?,
             method,
@@ -209,8 +210,8 @@ impl Shell {
 
     fn new_game(&mut self, args: &[&str]) -> Result<String, ShellError> {
         let tables = match args {
-            [] => with_board!(&self.board, b => AnyTables::by_name(&b.game.tables.variant.name)),
-            [name] => AnyTables::by_name(name),
+            [] => with_board!(&self.board, b => games::tables(&b.game.tables.variant.name)),
+            [name] => games::tables(name),
             _ => return Err(ShellError::Usage("new [VARIANT]")),
         }
         .map_err(ShellError::Variant)?;

@@ -1,11 +1,17 @@
 //! A variant is pure data: board shape, players and their orientation, piece kinds, start
 //! position and rule options. The game families in `games/` build these; the move generator
-//! compiles them into tables (`movegen::tables`).
+//! compiles them into tables (`movegen::tables`). A family's rules that are more than data
+//! (Armies of Faith's checkmate events, its own position strings) come as functions the
+//! family fills in ([`RuleFunctions`]); nothing below the families names one.
 
 use crate::geometry::{Cell, Orientation, Shape};
 use crate::piece::{Kind, PieceDef, Player};
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
 
-/// The five game families.
+/// The five game families: a label that the evaluation and the protocols read (which weights,
+/// which names); the rules themselves are the other fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
     Cwda,
@@ -73,6 +79,46 @@ pub struct DropRules {
     pub hand_order: Vec<Kind>,
 }
 
+/// How a promotion is written after the move's cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromotionSuffix {
+    /// The new kind's token in lower case (`e7e8q`).
+    Token,
+    /// A plus sign, where the promoted kind follows from the piece (`+`).
+    Plus,
+    /// An equals sign and the token (`=Q`).
+    EqualsToken,
+}
+
+/// A family's rule functions for each board width (`movegen::tables::FamilyRules<B>`), filled
+/// in by the family when it builds its variant. They are held here without their types,
+/// which name the tables and the position that are built from the variant;
+/// `movegen::tables::Tables::new` takes back the one of its width, once.
+#[derive(Clone, Default)]
+pub struct RuleFunctions {
+    per_width: Vec<Arc<dyn Any + Send + Sync>>,
+}
+
+impl RuleFunctions {
+    pub(crate) fn new(per_width: Vec<Arc<dyn Any + Send + Sync>>) -> RuleFunctions {
+        RuleFunctions { per_width }
+    }
+
+    /// The functions of type `R` (the tables of one width), if the family gave them.
+    pub(crate) fn get<R: Any + Copy>(&self) -> Option<R> {
+        self.per_width
+            .iter()
+            .find_map(|r| r.downcast_ref::<R>())
+            .copied()
+    }
+}
+
+impl fmt::Debug for RuleFunctions {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "RuleFunctions({} widths)", self.per_width.len())
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Variant {
     pub name: String,
@@ -105,9 +151,56 @@ pub struct Variant {
     pub bare_king: bool,
     /// Plies without capture or pawn move that draw (100 = the 50-move rule); 0 = none.
     pub move_rule_plies: u16,
+    /// How promotions are written.
+    pub promotion_suffix: PromotionSuffix,
+    /// A player with no legal move passes instead of being checkmated or stalemated.
+    pub stuck_player_passes: bool,
+    /// The family alone decides when a game ends (its `outcome` function): the shared
+    /// checkmate, stalemate, move-count and repetition rules do not apply.
+    pub own_game_end: bool,
+    /// The family's rules that are functions rather than data.
+    pub rules: RuleFunctions,
 }
 
 impl Variant {
+    /// A two-player-style variant with the usual rules (royal King, stalemate a draw, the
+    /// 50-move rule) and nothing else: no promotions, castling, drops or rule functions.
+    /// Families fill in the rest with struct update syntax, so a new rule field with a
+    /// default touches no family that does not use it.
+    pub fn new(
+        name: impl Into<String>,
+        family: Family,
+        shape: Shape,
+        orientations: Vec<Orientation>,
+        player_symbols: Vec<char>,
+        pieces: Vec<PieceDef>,
+    ) -> Variant {
+        Variant {
+            name: name.into(),
+            family,
+            shape,
+            orientations,
+            player_symbols,
+            pieces,
+            armies: Vec::new(),
+            start_position: String::new(),
+            gui_start_position: None,
+            promotions: Vec::new(),
+            double_step_cells: Vec::new(),
+            castlings: Vec::new(),
+            morph: Vec::new(),
+            drops: None,
+            royal_rule: RoyalRule::Each,
+            stalemate: StalemateRule::Draw,
+            bare_king: false,
+            move_rule_plies: 100,
+            promotion_suffix: PromotionSuffix::Token,
+            stuck_player_passes: false,
+            own_game_end: false,
+            rules: RuleFunctions::default(),
+        }
+    }
+
     /// Where an engine session (UCI, XBoard) starts a game.
     pub fn session_start(&self) -> &str {
         self.gui_start_position

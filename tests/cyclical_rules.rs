@@ -8,14 +8,14 @@ use panoply::movegen::is_in_check;
 use panoply::piece::Player;
 
 fn game(variant: &str, fen: &str) -> Game<u64> {
-    match AnyTables::by_name(variant).unwrap() {
+    match panoply::games::tables(variant).unwrap() {
         AnyTables::Narrow(t) => Game::from_position_string(t, fen).unwrap(),
         AnyTables::Wide(_) => unreachable!(),
     }
 }
 
 fn start(variant: &str) -> Game<u64> {
-    match AnyTables::by_name(variant).unwrap() {
+    match panoply::games::tables(variant).unwrap() {
         AnyTables::Narrow(t) => Game::new(t),
         AnyTables::Wide(_) => unreachable!(),
     }

@@ -177,7 +177,7 @@ fn walk(t: &Tables<u64>, start: &str, plies: usize, rng: &mut Rng, cov: &mut Cov
 }
 
 fn narrow(name: &str) -> std::sync::Arc<Tables<u64>> {
-    match AnyTables::by_name(name).unwrap() {
+    match panoply::games::tables(name).unwrap() {
         AnyTables::Narrow(t) => t,
         AnyTables::Wide(_) => panic!("{name} is not 8x8"),
     }

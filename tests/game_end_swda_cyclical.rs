@@ -89,7 +89,7 @@ fn endings(names: &[String], games: usize, seed: u64) -> BTreeMap<String, usize>
     let mut rng = Rng(seed);
     let mut out = BTreeMap::new();
     for name in names {
-        let t = match AnyTables::by_name(name).unwrap() {
+        let t = match panoply::games::tables(name).unwrap() {
             AnyTables::Narrow(t) => t,
             AnyTables::Wide(_) => unreachable!(),
         };

@@ -69,7 +69,7 @@ fn check(select: impl Fn(&Row) -> bool) -> (usize, u64) {
     let (mut checked, mut nodes) = (0, 0);
     for row in rows().iter().filter(|r| select(r)) {
         let any = tables.entry(row.variant.clone()).or_insert_with(|| {
-            AnyTables::by_name(&row.variant).unwrap_or_else(|e| panic!("{}: {e}", row.origin))
+            panoply::games::tables(&row.variant).unwrap_or_else(|e| panic!("{}: {e}", row.origin))
         });
         let got = with_tables!(&*any, t => {
             let pos = fen::parse(t, &row.fen).unwrap_or_else(|e| panic!("{}: {e}", row.origin));

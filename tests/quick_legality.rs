@@ -112,7 +112,7 @@ fn compare<B: BitSet>(t: &Tables<B>, games: usize, plies: usize, seed: u64) -> T
 }
 
 fn run(variant: &str, seed: u64) -> Tally {
-    let any = panoply::game::AnyTables::by_name(variant).unwrap();
+    let any = panoply::games::tables(variant).unwrap();
     let tally = with_tables!(any, t => compare(&t, 4, 100, seed));
     eprintln!("{variant}: {tally:?}");
     tally

@@ -10,7 +10,7 @@ use panoply::search::{Limits, Score, SearchOptions, SearchResult, Searcher};
 use std::sync::atomic::AtomicBool;
 
 fn game(variant: &str, fen: &str) -> Game<u64> {
-    match AnyTables::by_name(variant).unwrap() {
+    match panoply::games::tables(variant).unwrap() {
         AnyTables::Narrow(t) => Game::from_position_string(t, fen).unwrap(),
         AnyTables::Wide(_) => unreachable!(),
     }
@@ -83,7 +83,7 @@ fn a_spare_royal_counts_as_a_crown_prince() {
 #[test]
 fn a_cyclical_piece_is_worth_its_type_and_the_next() {
     let value = |variant: &str, p: Player, token: &str| {
-        let any = AnyTables::by_name(variant).unwrap();
+        let any = panoply::games::tables(variant).unwrap();
         let AnyTables::Narrow(t) = any else {
             unreachable!()
         };
@@ -104,7 +104,7 @@ fn a_cyclical_piece_is_worth_its_type_and_the_next() {
         "Half Duck next ({b}) vs Charging Knight next ({w})"
     );
     // In CwDA nothing changes type: the Bishop is worth its own (tuned) value, no blend.
-    let any = AnyTables::by_name("chess").unwrap();
+    let any = panoply::games::tables("chess").unwrap();
     let AnyTables::Narrow(t) = any else {
         unreachable!()
     };

@@ -2,7 +2,7 @@
 //! of the printed moves with the library confirms (the rules ended the game there, and not
 //! earlier), and the summary's counts add up.
 
-use panoply::game::{AnyTables, Game, Outcome};
+use panoply::game::{Game, Outcome};
 use panoply::with_tables;
 use std::process::Command;
 
@@ -68,7 +68,7 @@ fn expected_text(outcome: &Option<Outcome>, cap: usize) -> String {
 /// Replays every game with the library: each move legal, no ending before the last move, and
 /// the ending printed is the one the rules give (or the ply cap, reached with no ending).
 fn check_games(variant: &str, fen: Option<&str>, games: &[GameLine], cap: usize) {
-    let tables = AnyTables::by_name(variant).unwrap();
+    let tables = panoply::games::tables(variant).unwrap();
     with_tables!(&tables, t => {
         for (i, g) in games.iter().enumerate() {
             let mut game = match fen {

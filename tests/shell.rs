@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use panoply::game::{AnyTables, Game};
+use panoply::game::Game;
 use panoply::with_tables;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -33,7 +33,7 @@ fn session(args: &[&str], script: &[&str]) -> (bool, Vec<String>, String) {
 
 /// The position string and sorted legal moves after `moves` from `fen` (or the start).
 fn reference(variant: &str, fen: Option<&str>, moves: &[&str]) -> (String, Vec<String>) {
-    let tables = AnyTables::by_name(variant).unwrap();
+    let tables = panoply::games::tables(variant).unwrap();
     with_tables!(&tables, t => {
         let mut g = match fen {
             Some(f) => Game::from_position_string(t.clone(), f).unwrap(),

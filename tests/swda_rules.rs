@@ -6,7 +6,7 @@ use panoply::movegen::is_in_check;
 use panoply::piece::Player;
 
 fn game(variant: &str, fen: &str) -> Game<u64> {
-    match AnyTables::by_name(variant).unwrap() {
+    match panoply::games::tables(variant).unwrap() {
         AnyTables::Narrow(t) => Game::from_position_string(t, fen).unwrap(),
         AnyTables::Wide(_) => unreachable!(),
     }
@@ -160,7 +160,7 @@ fn the_seventy_move_rule_draws() {
 
 #[test]
 fn plain_shatranj_uses_the_traditional_letters_and_setup() {
-    let g = match AnyTables::by_name("shatranj").unwrap() {
+    let g = match panoply::games::tables("shatranj").unwrap() {
         AnyTables::Narrow(t) => Game::new(t),
         AnyTables::Wide(_) => unreachable!(),
     };

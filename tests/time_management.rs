@@ -3,7 +3,7 @@
 //! move on the clock is not searched deeper than one ply. No assertion here depends on the
 //! speed of the machine.
 
-use panoply::game::{AnyTables, Game};
+use panoply::game::Game;
 use panoply::search::{Clock, Info, Limits, SearchOptions, Searcher};
 use panoply::with_tables;
 use std::sync::atomic::AtomicBool;
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// Searches the variant's position and returns the move and every progress report.
 fn search(variant: &str, fen: Option<&str>, limits: &Limits) -> (Option<String>, Vec<Info>) {
-    let tables = AnyTables::by_name(variant).unwrap();
+    let tables = panoply::games::tables(variant).unwrap();
     with_tables!(&tables, t => {
         let g = match fen {
             Some(f) => Game::from_position_string(t.clone(), f).unwrap(),

@@ -13,6 +13,7 @@ pub mod defaults;
 pub mod params;
 pub mod pawns;
 pub mod trace;
+pub mod utility;
 pub mod values;
 
 use crate::bitboard::BitSet;

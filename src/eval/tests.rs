@@ -1,6 +1,7 @@
 //! Tests of the evaluation: symmetry, level starts, derived values, the trace.
 
 use super::*;
+use crate::games;
 use crate::position::Position;
 use values::value_from_mobility;
 
@@ -9,7 +10,7 @@ const LEVEL_START_MARGIN: i32 = 100;
 use crate::game::AnyTables;
 
 fn tables(variant: &str) -> std::sync::Arc<Tables<u64>> {
-    match AnyTables::by_name(variant).unwrap() {
+    match games::tables(variant).unwrap() {
         AnyTables::Narrow(t) => t,
         AnyTables::Wide(_) => unreachable!(),
     }

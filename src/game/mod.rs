@@ -3,7 +3,6 @@
 //! (usually through [`with_tables!`]) and calls generic code.
 
 use crate::bitboard::{BitSet, Wide};
-use crate::games::{self, VariantError};
 use crate::movegen::tables::Tables;
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -21,10 +20,6 @@ impl AnyTables {
         } else {
             AnyTables::Wide(Arc::new(Tables::new(variant)))
         }
-    }
-
-    pub fn by_name(name: &str) -> Result<AnyTables, VariantError> {
-        games::by_name(name).map(AnyTables::new)
     }
 
     pub fn variant(&self) -> &Variant {

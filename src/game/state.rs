@@ -2,7 +2,6 @@
 //! how games end. Protocols and `panoply match` drive games through this type.
 
 use crate::bitboard::BitSet;
-use crate::games::hooks;
 use crate::movegen::notation::{format_move, parse_move, MoveError};
 use crate::movegen::tables::Tables;
 use crate::movegen::{is_in_check, legal_moves};
@@ -13,12 +12,7 @@ use crate::position::Position;
 use crate::variant::StalemateRule;
 use std::sync::Arc;
 
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Win { winner: Player, reason: String },
-    Draw { reason: String },
-}
+pub use crate::outcome::Outcome;
 
 #[derive(Clone)]
 pub struct Game<B: BitSet> {
@@ -84,25 +78,25 @@ impl<B: BitSet> Game<B> {
     /// Zobrist keys of the positions since the last irreversible move, oldest first,
     /// excluding the current one (what search needs for repetition detection).
     pub fn repetition_keys(&self) -> Vec<u64> {
-        let reversible = self.pos.halfmove as usize;
-        let start = self.history.len().saturating_sub(reversible);
-        self.history[start..].iter().map(|(p, _)| p.hash).collect()
+        reversible_part(&self.pos, &self.history)
+            .iter()
+            .map(|(p, _)| p.hash)
+            .collect()
     }
 
     /// How often the current position has occurred, counting this occurrence.
     pub fn repetitions(&self) -> usize {
-        1 + self
-            .repetition_keys()
-            .iter()
-            .filter(|&&k| k == self.pos.hash)
-            .count()
+        repetitions(&self.pos, &self.history)
     }
 
     /// The result if the game is over by the rules.
     pub fn outcome(&self) -> Option<Outcome> {
         let t = &self.tables;
-        let own = hooks::own_outcome(self);
-        if own.is_some() || hooks::ends_by_own_rules(t) {
+        let own = t
+            .rules
+            .outcome
+            .and_then(|outcome| outcome(t, &self.pos, &self.history));
+        if own.is_some() || t.variant.own_game_end {
             return own;
         }
         let us = self.pos.side;
@@ -140,13 +134,31 @@ impl<B: BitSet> Game<B> {
     }
 }
 
+/// The earlier positions since the last irreversible move, oldest first.
+fn reversible_part<'h, B: BitSet>(
+    pos: &Position<B>,
+    history: &'h [(Position<B>, Move)],
+) -> &'h [(Position<B>, Move)] {
+    &history[history.len().saturating_sub(pos.halfmove as usize)..]
+}
+
+/// How often `pos` has occurred in a game with these earlier positions, counting this
+/// occurrence.
+pub fn repetitions<B: BitSet>(pos: &Position<B>, history: &[(Position<B>, Move)]) -> usize {
+    1 + reversible_part(pos, history)
+        .iter()
+        .filter(|(p, _)| p.hash == pos.hash)
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::AnyTables;
+    use crate::games;
 
     fn chess() -> Game<u64> {
-        match AnyTables::by_name("chess").unwrap() {
+        match games::tables("chess").unwrap() {
             AnyTables::Narrow(t) => Game::new(t),
             _ => unreachable!(),
         }

@@ -3,7 +3,7 @@
 use super::VariantError;
 use crate::geometry::{Cell, Orientation, Shape};
 use crate::piece::{Kind, PieceDef, Player};
-use crate::variant::{Castling, Family, PromotionRule, RoyalRule, StalemateRule, Variant};
+use crate::variant::{Castling, Family, PromotionRule, Variant};
 
 /// The four CwDA armies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,24 +217,19 @@ pub fn variant(white: Army, black: Army, any_promotion: bool) -> Variant {
     };
     let suffix = if any_promotion { "-anypromo" } else { "" };
     Variant {
-        name: format!("cwda-{}-{}{}", white.name(), black.name(), suffix),
-        family: Family::Cwda,
-        shape,
-        orientations: two_player_orientations(),
-        player_symbols: vec!['w', 'b'],
-        pieces: piece_table(),
         armies: vec![white.name().to_string(), black.name().to_string()],
         start_position: start_position(white, black),
-        gui_start_position: None,
         promotions: last_rank_promotions(&shape, PAWN, choices),
         double_step_cells: double_step_ranks(&shape),
         castlings: castlings(&shape, [white, black]),
-        morph: Vec::new(),
-        drops: None,
-        royal_rule: RoyalRule::Each,
-        stalemate: StalemateRule::Draw,
-        bare_king: false,
-        move_rule_plies: 100,
+        ..Variant::new(
+            format!("cwda-{}-{}{}", white.name(), black.name(), suffix),
+            Family::Cwda,
+            shape,
+            two_player_orientations(),
+            vec!['w', 'b'],
+            piece_table(),
+        )
     }
 }
 

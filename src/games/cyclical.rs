@@ -6,7 +6,7 @@ use super::cwda::{self, Army};
 use super::VariantError;
 use crate::geometry::Shape;
 use crate::piece::{Kind, PieceDef};
-use crate::variant::{Family, RoyalRule, StalemateRule, Variant};
+use crate::variant::{Family, Variant};
 
 /// The slots of the cycle table: the five CwDA piece slots and the pawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,24 +143,20 @@ pub fn variant(fixed: bool, reverse: bool) -> Variant {
         if reverse { "-reverse" } else { "" }
     );
     Variant {
-        name,
-        family: Family::Cyclical,
-        shape,
-        orientations: cwda::two_player_orientations(),
-        player_symbols: vec!['w', 'b'],
-        pieces,
         armies: vec!["cyclical".into(), "cyclical".into()],
         start_position: cwda::start_position(Army::Fide, Army::Fide),
-        gui_start_position: None,
         promotions,
         double_step_cells: cwda::double_step_ranks(&shape),
         castlings: cwda::castlings(&shape, [Army::Fide, Army::Fide]),
         morph,
-        drops: None,
-        royal_rule: RoyalRule::Each,
-        stalemate: StalemateRule::Draw,
-        bare_king: false,
-        move_rule_plies: 100,
+        ..Variant::new(
+            name,
+            Family::Cyclical,
+            shape,
+            cwda::two_player_orientations(),
+            vec!['w', 'b'],
+            pieces,
+        )
     }
 }
 

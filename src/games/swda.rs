@@ -2,15 +2,15 @@
 //! any pairing, plus plain `shatranj` with its traditional setup and letters. The rules that
 //! differ from chess are data on the variant (the royal-set rule, stalemate loses, bare king,
 //! the 70-move rule); the bare-king verdict is [`bare_king_verdict`], which reaches the game
-//! and the search through [`super::hooks`].
+//! and the search as the variant's rule functions.
 
 use super::cwda::{last_rank_promotions, two_player_orientations};
-use super::hooks::Verdict;
 use super::VariantError;
-use crate::bitboard::BitSet;
-use crate::game::Outcome;
+use crate::bitboard::{BitSet, Wide};
 use crate::geometry::{Cell, Shape};
-use crate::movegen::{legal_moves, tables::Tables};
+use crate::movegen::legal_moves;
+use crate::movegen::tables::{FamilyRules, Tables};
+use crate::outcome::{Outcome, Verdict};
 use crate::piece::{Kind, PieceDef, Player};
 use crate::position::Position;
 use crate::variant::{Family, PromotionRule, RoyalRule, StalemateRule, Variant};
@@ -172,24 +172,30 @@ fn promotions(shape: &Shape, armies: [Army; 2]) -> Vec<PromotionRule> {
 /// The rules every SwDA game shares, around its pieces and setup.
 fn shatranj_rules(name: String, pieces: Vec<PieceDef>, start: String) -> Variant {
     Variant {
-        name,
-        family: Family::Swda,
-        shape: Shape::flat(8, 8),
-        orientations: two_player_orientations(),
-        player_symbols: vec!['w', 'b'],
-        pieces,
-        armies: Vec::new(),
         start_position: start,
-        gui_start_position: None,
-        promotions: Vec::new(),
-        double_step_cells: Vec::new(),
-        castlings: Vec::new(),
-        morph: Vec::new(),
-        drops: None,
         royal_rule: RoyalRule::LoneRoyalOnly,
         stalemate: StalemateRule::Loss,
         bare_king: true,
         move_rule_plies: 140,
+        rules: FamilyRules::for_both_widths(bare_king_rules::<u64>(), bare_king_rules::<Wide>()),
+        ..Variant::new(
+            name,
+            Family::Swda,
+            Shape::flat(8, 8),
+            two_player_orientations(),
+            vec!['w', 'b'],
+            pieces,
+        )
+    }
+}
+
+/// The bare-king rule as the variant's rule functions: a verdict the search asks at every
+/// node, and the end of a game.
+fn bare_king_rules<B: BitSet>() -> FamilyRules<B> {
+    FamilyRules {
+        verdict: Some(bare_king_verdict),
+        outcome: Some(|t, pos, _| bare_king_outcome(t, pos)),
+        ..FamilyRules::default()
     }
 }
 

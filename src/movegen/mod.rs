@@ -9,12 +9,11 @@ pub mod perft;
 pub mod tables;
 
 use crate::bitboard::BitSet;
-use crate::games::hooks;
 use crate::geometry::Cell;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Kind, Player};
 use crate::position::Position;
-use crate::variant::{Family, RoyalRule};
+use crate::variant::RoyalRule;
 use arrayvec::ArrayVec;
 use tables::{Promotion, Tables};
 
@@ -546,10 +545,10 @@ impl<B: BitSet, S: MoveSink<B>> MoveSink<B> for Tally<'_, S> {
 /// Generates the legal moves of the side to move into `sink`. In Armies of Faith a player
 /// with no other legal move has exactly one, `pass`, and a finished game has none.
 pub fn generate<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, sink: &mut S) {
-    if hooks::game_over(t, pos) {
+    if t.rules.game_over.is_some_and(|over| over(t, pos)) {
         return;
     }
-    if !hooks::stuck_player_passes(t) {
+    if !t.variant.stuck_player_passes {
         return generate_moves(t, pos, sink);
     }
     let mut tally = Tally { sink, any: false };
@@ -632,7 +631,7 @@ fn generate_moves<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, s
             sink.push(m)
         }
     });
-    hooks::for_each_family_move(t, pos, |m| {
+    for_each_extra_move(t, pos, |m| {
         let tested = match g {
             Guard::Single {
                 in_check, blockers, ..
@@ -664,15 +663,15 @@ fn generate_moves<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, s
 /// Whether `mv` is among the moves [`generate`] lists, decided without listing them: the
 /// search tries its hash move (perhaps from another position, by a key collision) before
 /// generating the rest. Answers for plain moves, double steps and promotions, by the same
-/// tests generation applies to them; `None` for other kinds and for Armies of Faith, whose
-/// end of game and `pass` rule depend on every move.
+/// tests generation applies to them; `None` for other kinds and for variants whose end of
+/// game or `pass` rule depends on every move (Armies of Faith).
 pub fn quick_legality<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mv: Move) -> Option<bool> {
     let kind = mv.kind();
     let simple = matches!(
         kind,
         MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion
     );
-    if !simple || t.variant.family == Family::ArmiesOfFaith {
+    if !simple || t.variant.stuck_player_passes || t.rules.game_over.is_some() {
         return None;
     }
     let us = pos.side;
@@ -750,11 +749,19 @@ pub fn generate_pseudo<B: BitSet>(t: &Tables<B>, pos: &Position<B>, list: &mut M
         }
     }
     for_each_en_passant(t, pos, |m, _| list.push(m));
-    hooks::for_each_family_move(t, pos, |m| list.push(m));
+    for_each_extra_move(t, pos, |m| list.push(m));
     for_each_castling(t, pos, |m| list.push(m));
     for_each_drop_set(t, pos, |kind, targets| {
         MoveSink::<B>::drops(list, kind, targets)
     });
+}
+
+/// Calls `f` with the family's moves that no piece's move table makes, if it has any.
+#[inline]
+fn for_each_extra_move<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mut f: impl FnMut(Move)) {
+    if let Some(extra) = t.rules.extra_moves {
+        extra(t, pos, &mut f);
+    }
 }
 
 fn for_each_en_passant<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mut f: impl FnMut(Move, Cell)) {

@@ -5,7 +5,7 @@ use super::{legal_moves, tables::Tables};
 use crate::bitboard::BitSet;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::variant::Family;
+use crate::variant::PromotionSuffix;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,10 +43,10 @@ pub fn format_move<B: BitSet>(t: &Tables<B>, mv: Move) -> String {
         }
         MoveKind::Promotion => {
             let token = &t.variant.kind(mv.piece_kind()).token;
-            let suffix = match t.variant.family {
-                Family::Missionary => "+".to_string(),
-                Family::ArmiesOfFaith => format!("={token}"),
-                _ => token.to_ascii_lowercase(),
+            let suffix = match t.variant.promotion_suffix {
+                PromotionSuffix::Plus => "+".to_string(),
+                PromotionSuffix::EqualsToken => format!("={token}"),
+                PromotionSuffix::Token => token.to_ascii_lowercase(),
             };
             format!("{}{}{}", cell(mv.from()), cell(mv.to()), suffix)
         }

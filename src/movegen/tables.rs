@@ -2,10 +2,67 @@
 //! reverse tables for attack detection, promotion zones, castling masks and Zobrist keys.
 //! Built once when a variant is selected; read-only afterwards.
 
-use crate::bitboard::BitSet;
+use crate::bitboard::{BitSet, Wide};
 use crate::geometry::{Cell, Shape, Vec3, DIRECTIONS};
+use crate::moves::Move;
+use crate::outcome::{Outcome, Verdict};
 use crate::piece::{Atom, Kind, Mode, Player, MAX_KINDS};
-use crate::variant::Variant;
+use crate::position::error::PositionError;
+use crate::position::Position;
+use crate::variant::{RuleFunctions, Variant};
+use std::sync::Arc;
+
+/// The rules of a family that are functions rather than data, for one bitset width. Each is
+/// `None` where the family has no such rule, so that the shared code pays one test of a
+/// field for it, as it would for a flag on the variant. A family fills these in when it
+/// builds its variant ([`FamilyRules::for_both_widths`]).
+pub struct FamilyRules<B: BitSet> {
+    /// Rule events after a move, before the next player's turn (Armies of Faith's
+    /// checkmates, eliminations and promotions by checkmate).
+    pub after_move: Option<fn(&Tables<B>, &mut Position<B>)>,
+    /// Whether the game ended before the side to move moves, so that there are no moves.
+    pub game_over: Option<fn(&Tables<B>, &Position<B>) -> bool>,
+    /// Pseudo-legal moves that no piece's move table makes (Armies of Faith's mergers).
+    pub extra_moves: Option<fn(&Tables<B>, &Position<B>, &mut dyn FnMut(Move))>,
+    /// A verdict on the position before the side to move moves, cheap enough for every
+    /// search node (Shatranj with Different Armies' bare King).
+    pub verdict: Option<fn(&Tables<B>, &Position<B>) -> Option<Verdict>>,
+    /// How the game has ended by the family's own rules, given the earlier positions and
+    /// moves, oldest first.
+    pub outcome: Option<fn(&Tables<B>, &Position<B>, &[(Position<B>, Move)]) -> Option<Outcome>>,
+    /// A position-string format of the family's own.
+    pub parse_position: Option<fn(&Tables<B>, &str) -> Result<Position<B>, PositionError>>,
+    pub format_position: Option<fn(&Tables<B>, &Position<B>) -> String>,
+}
+
+// By hand: a derive would ask `B: Clone`, which fn pointers do not need.
+impl<B: BitSet> Clone for FamilyRules<B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<B: BitSet> Copy for FamilyRules<B> {}
+
+impl<B: BitSet> Default for FamilyRules<B> {
+    fn default() -> Self {
+        FamilyRules {
+            after_move: None,
+            game_over: None,
+            extra_moves: None,
+            verdict: None,
+            outcome: None,
+            parse_position: None,
+            format_position: None,
+        }
+    }
+}
+
+impl FamilyRules<u64> {
+    /// The functions for both widths, as a variant carries them.
+    pub fn for_both_widths(narrow: FamilyRules<u64>, wide: FamilyRules<Wide>) -> RuleFunctions {
+        RuleFunctions::new(vec![Arc::new(narrow), Arc::new(wide)])
+    }
+}
 
 /// A slide atom on the board: absolute direction, mode, and for limited ranges the cells in
 /// reach from each cell.
@@ -164,6 +221,8 @@ pub struct Tables<B: BitSet> {
     /// Per player, per kind: cells where a drop is forbidden.
     pub drop_forbidden: Vec<Vec<B>>,
     pub zobrist: Zobrist,
+    /// The family's rule functions for this width.
+    pub rules: FamilyRules<B>,
 }
 
 impl<B: BitSet> Tables<B> {
@@ -333,6 +392,7 @@ impl<B: BitSet> Tables<B> {
             .collect();
         Tables {
             zobrist: Zobrist::new(cells),
+            rules: variant.rules.get().unwrap_or_default(),
             variant,
             shape,
             cells,
@@ -563,7 +623,7 @@ mod tests {
     use super::*;
     use crate::geometry::{CellNaming, Orientation};
     use crate::piece::{unit_vectors, PieceDef};
-    use crate::variant::{Family, RoyalRule, StalemateRule};
+    use crate::variant::Family;
 
     /// A bare variant on an arbitrary shape, for geometry tests.
     fn test_variant(
@@ -571,28 +631,17 @@ mod tests {
         orientations: Vec<Orientation>,
         pieces: Vec<PieceDef>,
     ) -> Variant {
-        Variant {
-            name: "test".into(),
-            family: Family::Missionary,
+        let symbols = (0..orientations.len())
+            .map(|i| (b'a' + i as u8) as char)
+            .collect();
+        Variant::new(
+            "test",
+            Family::Missionary,
             shape,
-            player_symbols: (0..orientations.len())
-                .map(|i| (b'a' + i as u8) as char)
-                .collect(),
             orientations,
+            symbols,
             pieces,
-            armies: Vec::new(),
-            start_position: String::new(),
-            gui_start_position: None,
-            promotions: Vec::new(),
-            double_step_cells: Vec::new(),
-            castlings: Vec::new(),
-            morph: Vec::new(),
-            drops: None,
-            royal_rule: RoyalRule::Each,
-            stalemate: StalemateRule::Draw,
-            bare_king: false,
-            move_rule_plies: 0,
-        }
+        )
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use super::Event;
 use crate::bitboard::{BitSet, Wide};
 use crate::game::{AnyTables, Game, Outcome};
+use crate::games;
 use crate::games::VariantError;
 use crate::movegen::notation::{format_move, parse_move, MoveError};
 use crate::movegen::perft;
@@ -151,7 +152,7 @@ impl Session {
     }
 
     pub fn by_name(name: &str, options: SearchOptions) -> Result<Session, VariantError> {
-        Ok(Session::new(AnyTables::by_name(name)?, options))
+        Ok(Session::new(games::tables(name)?, options))
     }
 
     pub fn tables(&self) -> &AnyTables {

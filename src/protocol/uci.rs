@@ -5,7 +5,6 @@ use super::lag::LagMeter;
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::session::{default_options, Finished, Report, Session, MAX_HASH_MB, MAX_THREADS};
 use super::{Event, Inbox, Output, Protocol};
-use crate::game::AnyTables;
 use crate::games;
 use crate::search::multi_player::Method;
 use crate::search::{Clock, Limits, Score, SearchOptions};
@@ -191,7 +190,7 @@ impl Uci {
         let mut o: SearchOptions = *self.session.options();
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                let tables = AnyTables::by_name(value).map_err(|e| e.to_string())?;
+                let tables = games::tables(value).map_err(|e| e.to_string())?;
                 self.session.set_tables(tables);
                 self.position = None;
                 return Ok(());

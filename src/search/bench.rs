@@ -5,7 +5,8 @@
 
 use super::{Info, Limits, SearchOptions, Searcher};
 use crate::bitboard::BitSet;
-use crate::game::{AnyTables, Game};
+use crate::game::Game;
+use crate::games;
 use crate::movegen::tables::Tables;
 use crate::with_tables;
 use std::sync::atomic::AtomicBool;
@@ -55,7 +56,7 @@ pub fn run_one(index: usize, depth: u32) -> Result<BenchLine, String> {
     let &(variant, fen, moves) = POSITIONS
         .get(index)
         .ok_or_else(|| format!("no bench position {index}"))?;
-    let tables = AnyTables::by_name(variant).map_err(|e| e.to_string())?;
+    let tables = games::tables(variant).map_err(|e| e.to_string())?;
     with_tables!(&tables, t => bench_one(t, variant, fen, moves, depth))
 }
 

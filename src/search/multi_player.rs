@@ -17,23 +17,15 @@ use super::multi_table::MultiTable;
 use super::ordering::TacticalSink;
 use super::{time, Info, Limits, Score, SearchResult};
 use crate::bitboard::BitSet;
+pub use crate::eval::utility::Utility;
 use crate::game::Game;
 use crate::games::aof5::eval::Eval;
 use crate::movegen::{generate, is_in_check, legal_moves, tables::Tables};
 use crate::moves::{Move, MoveKind};
-use crate::piece::{Kind, Player};
+use crate::piece::Player;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// What a multi-player search needs from an evaluation.
-pub trait Utility<B: BitSet>: Sync {
-    /// Player `p`'s utility in `pos` (terminal positions included).
-    fn utility(&self, t: &Tables<B>, pos: &Position<B>, p: Player) -> i32;
-    fn piece_value(&self, k: Kind) -> i32;
-    /// The utility of a won game.
-    fn win(&self) -> i32;
-}
 
 /// The multi-player search algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

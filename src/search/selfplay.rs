@@ -3,9 +3,10 @@
 //! multi-player games one engine copy per army, each with its own search method (used to
 //! compare the methods).
 
-use super::multi_player::{search, Method, MultiLimits, Utility};
+use super::multi_player::{search, Method, MultiLimits};
 use super::{Limits, SearchResult, Searcher};
 use crate::bitboard::BitSet;
+use crate::eval::utility::Utility;
 use crate::game::{Game, Outcome};
 use crate::moves::Move;
 use crate::piece::Player;

@@ -3,12 +3,13 @@
 
 use super::*;
 use crate::game::AnyTables;
+use crate::games;
 use crate::movegen::{is_in_check, legal_moves};
 use crate::position::Position;
 use std::sync::atomic::Ordering;
 
 fn game(variant: &str, fen: &str) -> Game<u64> {
-    match AnyTables::by_name(variant).unwrap() {
+    match games::tables(variant).unwrap() {
         AnyTables::Narrow(t) => Game::from_position_string(t, fen).unwrap(),
         AnyTables::Wide(_) => unreachable!("8x8 variants are narrow"),
     }

@@ -15,10 +15,10 @@ use super::tt::{Bound, Entry, TranspositionTable};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
-use crate::games::hooks::{self, Verdict};
 use crate::movegen::tables::Tables;
 use crate::movegen::{generate, is_in_check, quick_legality};
 use crate::moves::{Move, MoveKind};
+use crate::outcome::Verdict;
 use crate::piece::Player;
 use crate::position::Position;
 use crate::variant::StalemateRule;
@@ -1002,7 +1002,9 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
     /// A score when a family rule ends the game here before any move is generated (SwDA's
     /// bare King).
     fn terminal(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
-        hooks::verdict(self.shared.t, pos).map(|v| match v {
+        let t = self.shared.t;
+        let verdict = t.rules.verdict?;
+        verdict(t, pos).map(|v| match v {
             Verdict::Draw => self.draw_score(pos),
             Verdict::Win(w) if w == pos.side => MATE - ply as i32,
             Verdict::Win(_) => -MATE + ply as i32,

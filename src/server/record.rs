@@ -5,7 +5,7 @@ use super::table::Room;
 use super::view::RecordView;
 use crate::game::Outcome;
 use crate::tournament::pgn::{today, write_game, PgnContext};
-use crate::tournament::referee::{GameRecord, GameSpec, RecordedMove, Termination};
+use crate::tournament::record::{GameRecord, GameSpec, RecordedMove, Termination};
 use crate::tournament::time_control::TimeControl;
 
 /// The game so far, as PGN text.

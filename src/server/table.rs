@@ -11,6 +11,7 @@ use super::error::ApiError;
 use super::hub::Hub;
 use super::view::{outcome_text, seat_names, StateView};
 use crate::game::AnyTables;
+use crate::games;
 use crate::protocol::session::{Finished, Report, Session};
 use crate::protocol::Event;
 use crate::search::multi_player::Method;
@@ -124,7 +125,7 @@ fn default_seats(players: usize) -> Vec<Seat> {
 
 impl Room {
     pub fn new(variant: &str) -> Result<Arc<Room>, ApiError> {
-        let tables = AnyTables::by_name(variant).map_err(ApiError::Variant)?;
+        let tables = games::tables(variant).map_err(ApiError::Variant)?;
         let options = SearchOptions {
             hash_mb: HASH_MB,
             ..SearchOptions::default()
@@ -436,7 +437,7 @@ impl Table {
 
     fn new_game(&mut self, variant: Option<&str>, position: Option<&str>) -> Result<(), ApiError> {
         let tables = match variant {
-            Some(name) => AnyTables::by_name(name).map_err(ApiError::Variant)?,
+            Some(name) => games::tables(name).map_err(ApiError::Variant)?,
             None => self.session.tables().clone(),
         };
         // Parse the position first: a bad one must leave the current game as it was.

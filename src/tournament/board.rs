@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn plays_and_spells_moves_canonically() {
-        let tables = AnyTables::by_name("cwda-fide-clobberers").unwrap();
+        let tables = crate::games::tables("cwda-fide-clobberers").unwrap();
         let mut b = new_board(&tables, None).unwrap();
         assert_eq!(b.players(), 2);
         assert_eq!(b.side_to_move(), 0);

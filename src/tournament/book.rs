@@ -231,7 +231,6 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::AnyTables;
     use crate::tournament::board::new_board;
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -258,7 +257,7 @@ mod tests {
     #[test]
     fn walks_only_legal_moves_and_is_reproducible() {
         let b = book();
-        let tables = AnyTables::by_name("chess").unwrap();
+        let tables = crate::games::tables("chess").unwrap();
         let mut seen = std::collections::HashSet::new();
         for seed in 0..40 {
             let mut board = new_board(&tables, None).unwrap();

@@ -7,7 +7,8 @@
 
 use super::book::Book;
 use crate::bitboard::BitSet;
-use crate::game::{AnyTables, Game};
+use crate::game::Game;
+use crate::games;
 use crate::movegen::tables::Tables;
 use crate::search::{Info, Limits, Score, SearchOptions, Searcher};
 use std::sync::atomic::AtomicBool;
@@ -54,7 +55,7 @@ fn weight(gap: i32, margin: i32) -> u32 {
 pub fn make_book(settings: &BookMakerSettings, report: &dyn Fn(&str)) -> Result<Book, String> {
     let mut book = Book::default();
     for variant in &settings.variants {
-        let tables = AnyTables::by_name(variant).map_err(|e| e.to_string())?;
+        let tables = games::tables(variant).map_err(|e| e.to_string())?;
         crate::with_tables!(&tables, t => expand(t, settings, &mut book, report))?;
     }
     Ok(book)
@@ -175,7 +176,7 @@ mod tests {
             margin: 1000,
         };
         let book = make_book(&settings, &|_| {}).unwrap();
-        let tables = AnyTables::by_name("cwda-nutty-rookies").unwrap();
+        let tables = games::tables("cwda-nutty-rookies").unwrap();
         let mut board = new_board(&tables, None).unwrap();
         let start = book.moves("cwda-nutty-rookies", &board.position_string());
         assert_eq!(start.len(), 2, "two moves within a wide margin");
@@ -195,7 +196,7 @@ mod tests {
             margin: 0,
         };
         let book = make_book(&settings, &|_| {}).unwrap();
-        let tables = AnyTables::by_name("shatranj").unwrap();
+        let tables = games::tables("shatranj").unwrap();
         let v = tables.variant();
         assert_ne!(v.session_start(), v.start_position);
         assert_eq!(book.moves("shatranj", v.session_start()).len(), 1);

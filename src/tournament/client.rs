@@ -1,9 +1,8 @@
 //! What the referee needs from an engine, whatever protocol it speaks.
 
-use super::engine_config::{EngineConfig, Protocol};
+use super::engine_config::EngineConfig;
 use super::process::EngineError;
 use super::time_control::TimeControl;
-use super::{uci::UciClient, xboard::XboardClient};
 use std::time::{Duration, Instant};
 
 /// The game an engine is about to play.
@@ -80,14 +79,6 @@ pub trait EngineClient: Send {
 
 /// How long an engine gets to start up and answer a handshake.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Starts the engine and completes its protocol handshake.
-pub fn connect(cfg: &EngineConfig, label: &str) -> Result<Box<dyn EngineClient>, EngineError> {
-    Ok(match cfg.protocol {
-        Protocol::Uci => Box::new(UciClient::start(cfg, label)?),
-        Protocol::Xboard => Box::new(XboardClient::start(cfg, label)?),
-    })
-}
 
 /// The engine's name for a variant: the definition file's mapping, else Panoply's name.
 pub fn engine_variant_name(cfg: &EngineConfig, variant: &str) -> String {

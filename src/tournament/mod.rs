@@ -13,6 +13,7 @@ pub mod board;
 pub mod book;
 pub mod book_maker;
 pub mod client;
+pub mod connect;
 pub mod elo;
 pub mod engine_config;
 pub mod openings;
@@ -20,6 +21,7 @@ pub mod pairs;
 pub mod pgn;
 pub mod process;
 pub mod progress;
+pub mod record;
 pub mod referee;
 pub mod schedule;
 pub mod sprt;
@@ -30,12 +32,14 @@ pub mod uci;
 pub mod xboard;
 
 use crate::game::AnyTables;
+use crate::games;
 use board::new_board;
 use book::{Book, Rng};
 use engine_config::EngineConfig;
 use pgn::{write_game, PgnContext};
 use progress::Progress;
-use referee::{play_game, GameRecord, GameSpec, RefereeSettings};
+use record::{GameRecord, GameSpec};
+use referee::{play_game, RefereeSettings};
 use schedule::{schedule, Mode};
 use standings::{standings, EngineStanding};
 use std::collections::VecDeque;
@@ -190,7 +194,7 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
     let tables: Vec<AnyTables> = settings
         .variants
         .iter()
-        .map(|v| AnyTables::by_name(v).map_err(|e| MatchError::Setup(e.to_string())))
+        .map(|v| games::tables(v).map_err(|e| MatchError::Setup(e.to_string())))
         .collect::<Result<_, _>>()?;
     let players: Vec<usize> = tables.iter().map(|t| t.variant().players()).collect();
     let slots = schedule(

@@ -7,6 +7,7 @@
 
 use super::book::Rng;
 use crate::game::AnyTables;
+use crate::games;
 use crate::with_tables;
 use std::collections::HashMap;
 use std::fmt;
@@ -50,7 +51,7 @@ impl Suite {
             };
             match split_tag(line) {
                 Some((variant, position)) => {
-                    let tables = AnyTables::by_name(variant).map_err(|e| err(e.to_string()))?;
+                    let tables = games::tables(variant).map_err(|e| err(e.to_string()))?;
                     check_position(&tables, position)
                         .map_err(|e| err(format!("bad position string for {variant}: {e}")))?;
                     self.tagged
@@ -122,9 +123,9 @@ mod tests {
                 "suite.epd",
             )
             .unwrap();
-        let nr = AnyTables::by_name("cwda-nutty-rookies").unwrap();
-        let chess = AnyTables::by_name("chess").unwrap();
-        let missionary = AnyTables::by_name("missionary").unwrap();
+        let nr = games::tables("cwda-nutty-rookies").unwrap();
+        let chess = games::tables("chess").unwrap();
+        let missionary = games::tables("missionary").unwrap();
         assert_eq!(suite.positions(&nr).len(), 2);
         assert_eq!(suite.positions(&chess).len(), 1);
         assert!(suite.positions(&missionary).is_empty());

@@ -5,7 +5,7 @@
 //! tools of distributed testing frameworks already parse.
 
 use super::elo::Record;
-use super::referee::GameRecord;
+use super::record::GameRecord;
 use super::sprt::{Decision, Pentanomial, SprtSettings};
 use std::collections::HashMap;
 

@@ -15,7 +15,7 @@
 //!   comment of the move after which they happened names the eliminated armies
 //!   (`{+0.35/6 0.20s; checkmated: Protestant}`).
 
-use super::referee::GameRecord;
+use super::record::GameRecord;
 use super::time_control::TimeControl;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -196,7 +196,7 @@ pub fn write_game(ctx: &PgnContext, record: &GameRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::referee::{GameSpec, RecordedMove, Termination};
+    use crate::tournament::record::{GameSpec, RecordedMove, Termination};
 
     fn record(players: usize, moves: &[(&str, usize)], scores: Vec<f64>) -> GameRecord {
         GameRecord {

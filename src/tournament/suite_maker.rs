@@ -9,7 +9,8 @@
 
 use super::book::Rng;
 use crate::bitboard::BitSet;
-use crate::game::{AnyTables, Game};
+use crate::game::Game;
+use crate::games;
 use crate::movegen::tables::Tables;
 use crate::moves::Move;
 use crate::search::{Limits, Score, SearchOptions, Searcher};
@@ -44,7 +45,7 @@ pub fn make_suite(s: &SuiteSettings, report: &dyn Fn(&str)) -> Result<Vec<String
             s.plies.0, s.plies.1
         ));
     }
-    let tables = AnyTables::by_name(&s.variant).map_err(|e| e.to_string())?;
+    let tables = games::tables(&s.variant).map_err(|e| e.to_string())?;
     if tables.variant().players() != 2 {
         return Err(format!(
             "{}: opening suites are for two-player games",

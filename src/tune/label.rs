@@ -5,10 +5,10 @@
 
 use super::data::Sample;
 use crate::game::AnyTables;
+use crate::games;
 use crate::tournament::board::new_board;
-use crate::tournament::client::{
-    connect, EngineClient, EngineReply, GameSetup, Score, ThinkRequest,
-};
+use crate::tournament::client::{EngineClient, EngineReply, GameSetup, Score, ThinkRequest};
+use crate::tournament::connect::connect;
 use crate::tournament::engine_config::EngineConfig;
 use crate::tournament::time_control::TimeControl;
 use std::fmt;
@@ -143,7 +143,7 @@ fn tables_for<'a>(
     variant: &str,
 ) -> Result<&'a AnyTables, LabelError> {
     if cache.as_ref().is_none_or(|t| t.variant().name != variant) {
-        let tables = AnyTables::by_name(variant).map_err(|e| LabelError::Position {
+        let tables = games::tables(variant).map_err(|e| LabelError::Position {
             variant: variant.to_string(),
             reason: e.to_string(),
         })?;

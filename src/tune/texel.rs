@@ -7,7 +7,7 @@
 use super::data::Sample;
 use crate::eval::params::{family_weights, names_in, Tapered, Weights};
 use crate::eval::Evaluator;
-use crate::game::AnyTables;
+use crate::games;
 use crate::variant::Family;
 use crate::with_tables;
 use rayon::prelude::*;
@@ -251,7 +251,7 @@ fn trace_all(samples: &[(Sample, usize, usize)], s: &Settings) -> Result<Traced,
             }
         };
         let rows = &by_variant[name];
-        let tables = AnyTables::by_name(name).map_err(|e| line_error(rows[0], e.to_string()))?;
+        let tables = games::tables(name).map_err(|e| line_error(rows[0], e.to_string()))?;
         let fam = tables.variant().family;
         match family {
             Some(f) if f != fam => return Err(TuneError::MixedFamilies(f, fam)),

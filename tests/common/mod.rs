@@ -13,7 +13,7 @@ use panoply::position::{fen, Position};
 use std::sync::Arc;
 
 pub fn tables(name: &str) -> Arc<Tables<Wide>> {
-    match AnyTables::by_name(name).unwrap() {
+    match panoply::games::tables(name).unwrap() {
         AnyTables::Wide(t) => t,
         AnyTables::Narrow(_) => panic!("{name} should use the wide bitset"),
     }

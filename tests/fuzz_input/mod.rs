@@ -46,7 +46,7 @@ fn tables(variant: &str) -> AnyTables {
     BUILT.with(|b| {
         b.borrow_mut()
             .entry(variant.to_string())
-            .or_insert_with(|| AnyTables::by_name(variant).expect("a registry variant"))
+            .or_insert_with(|| panoply::games::tables(variant).expect("a registry variant"))
             .clone()
     })
 }

@@ -1,7 +1,7 @@
 //! Drives the built `panoply` binary through stdin/stdout, line by line.
 #![allow(dead_code)]
 
-use panoply::game::{AnyTables, Game};
+use panoply::game::Game;
 use panoply::with_tables;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -155,7 +155,7 @@ impl Drop for Engine {
 
 /// The legal moves (our notation) of a variant's position after some moves.
 pub fn legal_moves(variant: &str, fen: Option<&str>, moves: &[&str]) -> Vec<String> {
-    let tables = AnyTables::by_name(variant).unwrap();
+    let tables = panoply::games::tables(variant).unwrap();
     with_tables!(&tables, t => {
         let mut g = match fen {
             Some(f) => Game::from_position_string(t.clone(), f).unwrap(),
@@ -172,7 +172,7 @@ pub fn legal_moves(variant: &str, fen: Option<&str>, moves: &[&str]) -> Vec<Stri
 /// The position string of a variant's session start after some moves (our notation).
 #[allow(dead_code)]
 pub fn position_after(variant: &str, moves: &[&str]) -> String {
-    let tables = AnyTables::by_name(variant).unwrap();
+    let tables = panoply::games::tables(variant).unwrap();
     with_tables!(&tables, t => {
         let mut g = Game::from_position_string(t.clone(), t.variant.session_start()).unwrap();
         for m in moves {

@@ -6,12 +6,12 @@
 use super::pieces::{is_promoted_type, EMPEROR, KIND_COUNT, PAWN, YEOMAN};
 use super::{opposite, BYZANTINE};
 use crate::bitboard::BitSet;
+use crate::eval::utility::Utility;
 use crate::geometry::Cell;
 use crate::movegen::attacked_by;
 use crate::movegen::tables::Tables;
 use crate::piece::{Kind, Player};
 use crate::position::Position;
-use crate::search::multi_player::Utility;
 
 /// A won (or lost) game, in centipawns; far above any material sum.
 pub const WIN: i32 = 30_000;

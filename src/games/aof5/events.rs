@@ -9,11 +9,12 @@ use super::pieces::{
     QUEEN,
 };
 use crate::bitboard::BitSet;
-use crate::game::{Game, Outcome};
+use crate::game::state::repetitions;
 use crate::geometry::Cell;
 use crate::movegen::tables::Tables;
 use crate::movegen::{attacked_by, has_legal_move, is_in_check, piece_targets};
-use crate::moves::MoveKind;
+use crate::moves::{Move, MoveKind};
+use crate::outcome::Outcome;
 use crate::piece::{Piece, Player};
 use crate::position::Position;
 
@@ -139,8 +140,11 @@ pub fn checkmate<B: BitSet>(t: &Tables<B>, pos: &mut Position<B>, m: Player, v: 
 }
 
 /// How a game of Armies of Faith has ended, if it has.
-pub fn outcome<B: BitSet>(game: &Game<B>) -> Option<Outcome> {
-    let pos = &game.pos;
+pub fn outcome<B: BitSet>(
+    _: &Tables<B>,
+    pos: &Position<B>,
+    history: &[(Position<B>, Move)],
+) -> Option<Outcome> {
     let playing = pos.alive.count_ones();
     if playing <= 1 {
         return Some(Outcome::Win {
@@ -155,8 +159,7 @@ pub fn outcome<B: BitSet>(game: &Game<B>) -> Option<Outcome> {
         });
     }
     // Passes in a row since the last checkmate (a checkmate changes the armies playing).
-    let passes = game
-        .history
+    let passes = history
         .iter()
         .rev()
         .take_while(|(p, m)| m.kind() == MoveKind::Pass && p.alive == pos.alive)
@@ -171,7 +174,7 @@ pub fn outcome<B: BitSet>(game: &Game<B>) -> Option<Outcome> {
             reason: "50-move rule".into(),
         });
     }
-    if game.repetitions() >= 3 {
+    if repetitions(pos, history) >= 3 {
         return Some(Outcome::Draw {
             reason: "threefold repetition".into(),
         });

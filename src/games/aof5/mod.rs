@@ -10,9 +10,11 @@ pub mod fit;
 pub mod merge;
 pub mod pieces;
 
+use crate::bitboard::{BitSet, Wide};
 use crate::geometry::{Cell, CellNaming, Orientation, Shape};
+use crate::movegen::tables::FamilyRules;
 use crate::piece::{Kind, Player};
-use crate::variant::{Family, PromotionRule, RoyalRule, StalemateRule, Variant};
+use crate::variant::{Family, PromotionRule, PromotionSuffix, Variant};
 use pieces::*;
 
 pub const CATHOLIC: Player = Player(0);
@@ -169,28 +171,40 @@ pub fn merge_cells(p: Player) -> Vec<Cell> {
 /// `aof5` or, with `raj`, `aof5-raj`.
 pub fn variant(raj: bool) -> Variant {
     Variant {
-        name: if raj { "aof5-raj" } else { "aof5" }.into(),
-        family: Family::ArmiesOfFaith,
-        shape: SHAPE,
-        orientations: orientations(),
-        player_symbols: vec!['c', 'p', 'i', 'b'],
-        pieces: piece_table(),
         armies: ["Catholic", "Protestant", "Islamic", "Byzantine"]
             .map(String::from)
             .to_vec(),
         start_position: START.to_string(),
-        gui_start_position: None,
         promotions: promotions(),
         double_step_cells: (0..4).map(|p| pawn_start_cells(Player(p))).collect(),
-        castlings: Vec::new(),
-        morph: Vec::new(),
-        drops: None,
-        royal_rule: RoyalRule::Each,
-        // Never used: a player without a legal move passes (see `movegen::generate`).
-        stalemate: StalemateRule::Draw,
-        bare_king: false,
         // 50 moves by each player still playing: judged in `events::outcome`.
         move_rule_plies: 0,
+        promotion_suffix: PromotionSuffix::EqualsToken,
+        stuck_player_passes: true,
+        own_game_end: true,
+        rules: FamilyRules::for_both_widths(rules::<u64>(), rules::<Wide>()),
+        ..Variant::new(
+            if raj { "aof5-raj" } else { "aof5" },
+            Family::ArmiesOfFaith,
+            SHAPE,
+            orientations(),
+            vec!['c', 'p', 'i', 'b'],
+            piece_table(),
+        )
+    }
+}
+
+/// The rules of Armies of Faith that are functions, for one board width: the events between
+/// moves, mergers, the end of the game and the position strings.
+fn rules<B: BitSet>() -> FamilyRules<B> {
+    FamilyRules {
+        after_move: Some(events::start_of_turn),
+        game_over: Some(|_, pos| events::is_over(pos)),
+        extra_moves: Some(|t, pos, f| merge::for_each_merge(t, pos, f)),
+        outcome: Some(events::outcome),
+        parse_position: Some(fen::parse),
+        format_position: Some(fen::format),
+        ..FamilyRules::default()
     }
 }
 

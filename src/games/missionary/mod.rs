@@ -8,9 +8,11 @@
 pub mod fen;
 
 use super::VariantError;
+use crate::bitboard::{BitSet, Wide};
 use crate::geometry::{Cell, Orientation, Shape, Vec3, DIRECTIONS};
+use crate::movegen::tables::FamilyRules;
 use crate::piece::{Atom, Kind, LeapCondition, Mode, PieceDef, Player};
-use crate::variant::{DropRules, Family, PromotionRule, RoyalRule, StalemateRule, Variant};
+use crate::variant::{DropRules, Family, PromotionRule, PromotionSuffix, Variant};
 
 /// The three subvariants (RULES.md 4.4 table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,24 +355,30 @@ pub fn variant(sub: Subvariant) -> Variant {
     let pieces = piece_table();
     let kinds = pieces.len();
     Variant {
-        name: sub.name().to_string(),
-        family: Family::Missionary,
-        shape,
-        orientations: vec![Orientation::IDENTITY, Orientation::MIRROR_Y],
-        player_symbols: vec!['w', 'b'],
-        pieces,
         armies: vec!["missionary".into(), "missionary".into()],
         start_position: START.to_string(),
-        gui_start_position: None,
         promotions: promotions(sub, &shape, kinds),
-        double_step_cells: Vec::new(),
-        castlings: Vec::new(),
-        morph: Vec::new(),
         drops: Some(drop_rules(sub, &shape, kinds)),
-        royal_rule: RoyalRule::Each,
-        stalemate: StalemateRule::Draw,
-        bare_king: false,
         move_rule_plies: 0,
+        promotion_suffix: PromotionSuffix::Plus,
+        rules: FamilyRules::for_both_widths(position_strings::<u64>(), position_strings::<Wide>()),
+        ..Variant::new(
+            sub.name(),
+            Family::Missionary,
+            shape,
+            vec![Orientation::IDENTITY, Orientation::MIRROR_Y],
+            vec!['w', 'b'],
+            pieces,
+        )
+    }
+}
+
+/// Missionary's own position strings (levels, holdings), as the variant's rule functions.
+fn position_strings<B: BitSet>() -> FamilyRules<B> {
+    FamilyRules {
+        parse_position: Some(fen::parse),
+        format_position: Some(fen::format),
+        ..FamilyRules::default()
     }
 }
 

@@ -1,0 +1,15 @@
+//! What a search for more than two players needs from an evaluation: a utility per player.
+
+use crate::bitboard::BitSet;
+use crate::movegen::tables::Tables;
+use crate::piece::{Kind, Player};
+use crate::position::Position;
+
+/// What a multi-player search needs from an evaluation.
+pub trait Utility<B: BitSet>: Sync {
+    /// Player `p`'s utility in `pos` (terminal positions included).
+    fn utility(&self, t: &Tables<B>, pos: &Position<B>, p: Player) -> i32;
+    fn piece_value(&self, k: Kind) -> i32;
+    /// The utility of a won game.
+    fn win(&self) -> i32;
+}
