@@ -8,21 +8,16 @@
 //! Beside them: [`shell`] (a text interface for humans), [`tournament`] (`panoply match`, engines as child processes) and [`interop`]
 //! (other engines' conventions).
 
-pub mod bitboard;
+pub use panoply_core::{
+    bitboard, game, geometry, movegen, moves, outcome, piece, position, variant, with_tables,
+};
+
 pub mod eval;
-pub mod game;
 pub mod games;
-pub mod geometry;
 pub mod interop;
-pub mod movegen;
-pub mod moves;
-pub mod outcome;
-pub mod piece;
-pub mod position;
 pub mod protocol;
 pub mod search;
 pub mod server;
 pub mod shell;
 pub mod tournament;
 pub mod tune;
-pub mod variant;

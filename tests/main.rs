@@ -23,7 +23,9 @@ mod differential_2d;
 mod fuzz_protocols;
 mod fuzz_shell_cli;
 mod game_end_swda_cyclical;
+mod game_state;
 mod label;
+mod layers;
 #[path = "match.rs"]
 mod matches;
 mod missionary_differential;

@@ -466,7 +466,7 @@ impl<B: BitSet> Occupancy<B> {
 
 /// Pseudo-legal targets of one piece (excluding special moves).
 #[inline]
-pub(crate) fn piece_targets<B: BitSet>(
+pub fn piece_targets<B: BitSet>(
     t: &Tables<B>,
     pos: &Position<B>,
     us: Player,

@@ -1,0 +1,334 @@
+//! The layering, kept by a test where the compiler cannot keep it. The core crate
+//! (`crates/core`) cannot name a family: it does not depend on the crate that holds them.
+//! Within each crate, this test reads the sources and fails on a circle of imports between
+//! files — an edge A -> B for each `use crate::…`, `use super::…` or path through such a use
+//! in A of a name that B defines (a module's file re-exporting its own children is no edge;
+//! test modules are left out) — and on core code that branches on a family by name.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A module path inside a crate: `["movegen", "tables"]`; the crate root is empty.
+type ModPath = Vec<String>;
+
+struct SourceFile {
+    module: ModPath,
+    /// Whether the file is a module's own file (`mod.rs`, `lib.rs`), whose children are the
+    /// modules below it.
+    owns_children: bool,
+    text: String,
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The library's files (the binary's `main.rs` and `cli/` are a crate of their own).
+fn crate_files(root: &Path) -> Vec<SourceFile> {
+    let mut paths = Vec::new();
+    rust_files(root, &mut paths);
+    paths
+        .into_iter()
+        .filter(|p| !p.ends_with("main.rs") && !p.starts_with(root.join("cli")))
+        .map(|path| {
+            let rel = path.strip_prefix(root).unwrap().with_extension("");
+            let mut module: ModPath = rel.iter().map(|s| s.to_string_lossy().into()).collect();
+            let owns_children = matches!(module.last().map(String::as_str), Some("mod" | "lib"));
+            if owns_children {
+                module.pop();
+            }
+            let text = without_comments_and_tests(&fs::read_to_string(&path).unwrap());
+            SourceFile {
+                module,
+                owns_children,
+                text,
+            }
+        })
+        .collect()
+}
+
+/// The code without `//` comments and without the test module (by convention here, at the
+/// end of a file).
+fn without_comments_and_tests(text: &str) -> String {
+    let code: Vec<&str> = text
+        .lines()
+        .map(|l| l.find("//").map_or(l, |i| &l[..i]))
+        .collect();
+    let code = code.join("\n");
+    match code.find("#[cfg(test)]\nmod ") {
+        Some(i) => code[..i].to_string(),
+        None => code,
+    }
+}
+
+/// `a::{b, c::{d, e}}` -> `a::b`, `a::c::d`, `a::c::e`.
+fn expand_braces(tree: &str) -> Vec<String> {
+    let tree: String = tree.split_whitespace().collect();
+    let Some(open) = tree.find('{') else {
+        return vec![tree];
+    };
+    let (prefix, inner) = (&tree[..open], &tree[open + 1..tree.len() - 1]);
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, ch) in inner.char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .flat_map(|p| {
+            expand_braces(p)
+                .into_iter()
+                .map(move |e| format!("{prefix}{e}"))
+        })
+        .collect()
+}
+
+/// The paths a file imports (`use` items, `as` renames dropped), each with whether it is
+/// re-exported.
+fn use_paths(code: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("use ") {
+        let before = &rest[..i];
+        let at_item_start = before
+            .chars()
+            .last()
+            .is_none_or(|c| c.is_whitespace() || c == ';' || c == '{' || c == '}');
+        let public = before.trim_end().ends_with("pub") || before.trim_end().ends_with(')');
+        let Some(end) = rest[i..].find(';') else {
+            break;
+        };
+        if at_item_start {
+            for path in expand_braces(&rest[i + 4..i + end]) {
+                let path = path.split(" as ").next().unwrap_or_default().to_string();
+                out.push((path, public));
+            }
+        }
+        rest = &rest[i + end..];
+    }
+    out
+}
+
+/// Paths written in the code itself (`crate::a::b`, `super::x`, `alias::x` for an imported
+/// module `alias`).
+fn inline_paths(code: &str, aliases: &BTreeMap<String, String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i < bytes.len() {
+        if is_ident(bytes[i]) && (i == 0 || !is_ident(bytes[i - 1]) && bytes[i - 1] != b':') {
+            let mut j = i;
+            while j < bytes.len() && (is_ident(bytes[j]) || code[j..].starts_with("::")) {
+                j += if bytes[j] == b':' { 2 } else { 1 };
+            }
+            let path = code[i..j].trim_end_matches(':');
+            if let Some((head, tail)) = path.split_once("::") {
+                if head == "crate" || head == "super" {
+                    out.push(path.to_string());
+                } else if let Some(full) = aliases.get(head) {
+                    out.push(format!("{full}::{tail}"));
+                }
+            }
+            i = j.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The absolute module path a `crate::`/`super::`/`self::` path names, or `None` for paths
+/// outside the crate.
+fn absolute(file: &SourceFile, path: &str) -> Option<ModPath> {
+    let segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+    let mut here = file.module.clone();
+    if !file.owns_children {
+        here.pop();
+    }
+    let mut rest = &segments[..];
+    match rest.first() {
+        Some(&"crate") => {
+            here.clear();
+            rest = &rest[1..];
+        }
+        Some(&"self") => rest = &rest[1..],
+        Some(&"super") => {
+            // `super` from a file is its parent module; from a module's own file, the parent's.
+            while rest.first() == Some(&"super") {
+                if file.owns_children || rest.len() < segments.len() {
+                    here.pop();
+                }
+                rest = &rest[1..];
+            }
+        }
+        _ => return None,
+    }
+    here.extend(
+        rest.iter()
+            .filter(|s| **s != "self" && **s != "*")
+            .map(|s| s.to_string()),
+    );
+    Some(here)
+}
+
+/// The file-level import graph of one crate.
+fn import_graph(files: &[SourceFile]) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
+    let modules: BTreeSet<&ModPath> = files.iter().map(|f| &f.module).collect();
+    // The file that defines what a path names: its longest prefix that is a module.
+    let defining = |path: &ModPath| {
+        (0..=path.len())
+            .rev()
+            .map(|n| path[..n].to_vec())
+            .find(|p| modules.contains(p))
+    };
+    let mut graph = BTreeMap::new();
+    for file in files {
+        let uses = use_paths(&file.text);
+        let aliases: BTreeMap<String, String> = uses
+            .iter()
+            .filter_map(|(p, _)| {
+                let p = p.trim_end_matches("::self");
+                Some((p.rsplit("::").next()?.to_string(), p.to_string()))
+            })
+            .collect();
+        let inline = inline_paths(&file.text, &aliases);
+        let edges: &mut BTreeSet<ModPath> = graph.entry(file.module.clone()).or_default();
+        let all = uses
+            .into_iter()
+            .chain(inline.into_iter().map(|p| (p, false)));
+        for (path, public) in all {
+            let Some(target) = absolute(file, &path).and_then(|p| defining(&p)) else {
+                continue;
+            };
+            let own_child = target.len() > file.module.len() && target.starts_with(&file.module);
+            if target != file.module && !(file.owns_children && own_child && public) {
+                edges.insert(target);
+            }
+        }
+    }
+    graph
+}
+
+/// A circle of files, if the graph has one.
+fn find_circle(graph: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Option<Vec<ModPath>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Open,
+        Done,
+    }
+    fn visit(
+        node: &ModPath,
+        graph: &BTreeMap<ModPath, BTreeSet<ModPath>>,
+        marks: &mut BTreeMap<ModPath, Mark>,
+        stack: &mut Vec<ModPath>,
+    ) -> Option<Vec<ModPath>> {
+        match marks.get(node) {
+            Some(Mark::Done) => return None,
+            Some(Mark::Open) => {
+                let from = stack.iter().position(|n| n == node).unwrap();
+                return Some(stack[from..].to_vec());
+            }
+            None => {}
+        }
+        marks.insert(node.clone(), Mark::Open);
+        stack.push(node.clone());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(circle) = visit(next, graph, marks, stack) {
+                return Some(circle);
+            }
+        }
+        stack.pop();
+        marks.insert(node.clone(), Mark::Done);
+        None
+    }
+    let mut marks = BTreeMap::new();
+    graph
+        .keys()
+        .find_map(|node| visit(node, graph, &mut marks, &mut Vec::new()))
+}
+
+fn assert_no_circle(root: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(root);
+    let files = crate_files(&root);
+    assert!(files.len() > 5, "no sources found under {}", root.display());
+    let graph = import_graph(&files);
+    let edges: usize = graph.values().map(BTreeSet::len).sum();
+    assert!(
+        edges > files.len(),
+        "the import graph looks empty ({edges} edges)"
+    );
+    if let Some(circle) = find_circle(&graph) {
+        let names: Vec<String> = circle.iter().map(|m| m.join("/")).collect();
+        panic!(
+            "import circle in {}: {} -> back to the start",
+            root.display(),
+            names.join(" -> ")
+        );
+    }
+}
+
+#[test]
+fn the_core_crate_has_no_import_circle() {
+    assert_no_circle("crates/core/src");
+}
+
+#[test]
+fn the_engine_crate_has_no_import_circle() {
+    assert_no_circle("src");
+}
+
+#[test]
+fn the_core_branches_on_no_family() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src");
+    for file in crate_files(&root) {
+        if file.module == ["variant"] {
+            continue; // where the family label is defined
+        }
+        assert!(
+            !file.text.contains("Family::"),
+            "crates/core/src/{}.rs names a family: rules reach the core as data",
+            file.module.join("/")
+        );
+    }
+}
+
+#[test]
+fn a_circle_is_found_where_there_is_one() {
+    let file = |module: &[&str], text: &str| SourceFile {
+        module: module.iter().map(|s| s.to_string()).collect(),
+        owns_children: false,
+        text: text.to_string(),
+    };
+    let files = [
+        file(&["a"], "use crate::b::{Thing, other::{X}};"),
+        file(&["b"], "fn f() { crate::c::g(); }"),
+        file(&["c"], "use super::a;\nfn g() { a::h(); }"),
+    ];
+    let graph = import_graph(&files);
+    let circle = find_circle(&graph).expect("a -> b -> c -> a is a circle");
+    assert_eq!(circle.len(), 3);
+    let acyclic = [
+        file(&["a"], "use crate::b::Thing;"),
+        file(&["b"], "pub fn f() {}"),
+    ];
+    assert_eq!(find_circle(&import_graph(&acyclic)), None);
+}
