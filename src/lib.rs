@@ -18,6 +18,7 @@ pub mod interop;
 pub mod protocol;
 pub mod search;
 pub mod server;
+pub mod session;
 pub mod shell;
 pub mod tournament;
 pub mod tune;

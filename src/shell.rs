@@ -3,19 +3,19 @@
 //! or a move string; every answer is plain text, every error one line starting `error:`,
 //! and an error leaves the game as it was.
 
-use crate::bitboard::{BitSet, Wide};
-use crate::game::{AnyTables, Game, Outcome};
+use crate::bitboard::BitSet;
+use crate::game::{AnyTables, Outcome};
 use crate::games;
 use crate::games::VariantError;
 use crate::movegen::notation::MoveError;
 use crate::movegen::perft::perft_parallel;
-use crate::movegen::tables::Tables;
 use crate::piece::Player;
 use crate::position::display::diagram;
 use crate::position::fen::PositionError;
 use crate::protocol::MAX_LINE_BYTES;
 use crate::search::multi_player::Method;
-use crate::search::{Limits, Score, SearchOptions, Searcher};
+use crate::search::{Limits, Score, SearchOptions};
+use crate::session::board::{with_board, AnyBoard, Board};
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -85,29 +85,6 @@ impl fmt::Display for ShellError {
 }
 
 impl std::error::Error for ShellError {}
-
-/// A game with its own searcher, for one bitset width.
-struct Board<B: BitSet> {
-    game: Game<B>,
-    searcher: Searcher<B>,
-}
-
-// One per shell: the wide board's size costs nothing, a box would cost an indirection on
-// every access.
-#[allow(clippy::large_enum_variant)]
-enum AnyBoard {
-    Narrow(Board<u64>),
-    Wide(Board<Wide>),
-}
-
-macro_rules! with_board {
-    ($any:expr, $b:ident => $body:expr) => {
-        match $any {
-            AnyBoard::Narrow($b) => $body,
-            AnyBoard::Wide($b) => $body,
-        }
-    };
-}
 
 pub struct Shell {
     board: AnyBoard,
@@ -222,10 +199,8 @@ impl Shell {
 }
 
 fn new_board(tables: AnyTables, fen: Option<&str>) -> Result<AnyBoard, ShellError> {
-    Ok(match tables {
-        AnyTables::Narrow(t) => AnyBoard::Narrow(Board::new(t, fen)?),
-        AnyTables::Wide(t) => AnyBoard::Wide(Board::new(t, fen)?),
-    })
+    let start = fen.unwrap_or(&tables.variant().start_position);
+    AnyBoard::new(&tables, start, SHELL_OPTIONS).map_err(ShellError::Position)
 }
 
 /// `go` arguments: any of `depth N`, `nodes N`, `movetime MS`; none means one second.
@@ -250,19 +225,8 @@ fn parse_limits(args: &[&str]) -> Result<Limits, ShellError> {
     Ok(limits)
 }
 
+/// The shell's commands on the engine bundle of one width.
 impl<B: BitSet> Board<B> {
-    fn new(tables: std::sync::Arc<Tables<B>>, fen: Option<&str>) -> Result<Self, ShellError> {
-        let game = match fen {
-            Some(f) => Game::from_position_string(tables.clone(), f.trim())
-                .map_err(ShellError::Position)?,
-            None => Game::new(tables.clone()),
-        };
-        Ok(Board {
-            game,
-            searcher: Searcher::new(tables, SHELL_OPTIONS),
-        })
-    }
-
     fn player_name(&self, p: Player) -> String {
         let t = &self.game.tables;
         if t.players() > 2 {
@@ -336,9 +300,13 @@ impl<B: BitSet> Board<B> {
 
     fn go(&mut self, limits: &Limits, method: Method) -> Result<String, ShellError> {
         self.ensure_not_over()?;
-        self.searcher.set_multi_player_method(method);
+        let searcher = self
+            .searcher
+            .as_mut()
+            .expect("the shell searches on its own thread, so its searcher stays");
+        searcher.set_multi_player_method(method);
         let stop = AtomicBool::new(false);
-        let result = self.searcher.search(&self.game, limits, &stop, &mut |_| {});
+        let result = searcher.search(&self.game, limits, &stop, &mut |_| {});
         let Some(mv) = result.best else {
             return Err(ShellError::GameOver("no legal move".into()));
         };

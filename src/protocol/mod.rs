@@ -14,15 +14,15 @@
 pub mod lag;
 pub mod output;
 pub mod own_book;
-pub mod session;
+
 pub mod uci;
 pub mod xbetza;
 pub mod xboard;
 pub mod xboard_pieces;
 pub mod xboard_targets;
 
+use crate::session::Finished;
 pub use output::Output;
-use session::Finished;
 use std::collections::VecDeque;
 use std::io::BufRead;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -39,6 +39,14 @@ pub enum Event {
     /// stdin closed: behave as on `quit`.
     Eof,
     SearchDone(Finished),
+}
+
+/// The callback a search calls when it ends: its result joins the protocol loop's events.
+pub fn search_done_to(tx: &Sender<Event>) -> Box<dyn FnOnce(Finished) + Send> {
+    let tx = tx.clone();
+    Box::new(move |finished| {
+        let _ = tx.send(Event::SearchDone(finished));
+    })
 }
 
 /// The protocol loop's input: events from the reader thread and the search worker, plus the

@@ -6,7 +6,7 @@
 //! refused at once (with the file and line), so the GUI user sees the error when setting the
 //! option rather than a silent fallback to searching.
 
-use super::session::Session;
+use crate::session::Session;
 use crate::tournament::book::{Book, Rng};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};

@@ -3,11 +3,11 @@
 
 use super::lag::LagMeter;
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
-use super::session::{default_options, Finished, Report, Session, MAX_HASH_MB, MAX_THREADS};
-use super::{Event, Inbox, Output, Protocol};
+use super::{search_done_to, Event, Inbox, Output, Protocol};
 use crate::games;
 use crate::search::multi_player::Method;
-use crate::search::{Clock, Limits, Score, SearchOptions};
+use crate::search::{Clock, Info, Limits, Score, SearchOptions};
+use crate::session::{default_options, Finished, Session, MAX_HASH_MB, MAX_THREADS};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -63,7 +63,10 @@ impl Protocol for Uci {
 impl Uci {
     /// `uci_arrived`: when the `uci` that chose this protocol arrived.
     pub fn new(tx: Sender<Event>, rx: Receiver<Event>, out: Output, uci_arrived: Instant) -> Uci {
-        let session = Session::by_name("chess", default_options()).expect("chess is built in");
+        let session = Session::new(
+            games::tables("chess").expect("chess is built in"),
+            default_options(),
+        );
         Uci {
             tx,
             out,
@@ -360,9 +363,9 @@ impl Uci {
     fn launch(&mut self, limits: Limits, ponder_limits: Option<Limits>) {
         let stop = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
-        let report = Box::new(move |r: &Report| out.send(&info_line(r)));
+        let report = Box::new(move |r: &Info<String>| out.send(&info_line(r)));
         self.session
-            .start_search(limits, stop.clone(), report, self.tx.clone());
+            .start_search(limits, stop.clone(), report, search_done_to(&self.tx));
         self.search = Some(Running {
             stop,
             ponder_limits,
@@ -438,7 +441,7 @@ fn set_up(session: &mut Session, setup: &str) -> Reply {
 }
 
 /// `info depth .. seldepth .. multipv .. score cp|mate .. nodes .. nps .. time .. hashfull .. pv ..`
-fn info_line(r: &Report) -> String {
+fn info_line(r: &Info<String>) -> String {
     let score = match r.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),

@@ -9,15 +9,15 @@
 
 use super::lag::LagMeter;
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
-use super::session::{default_options, Finished, Report, Session, MAX_HASH_MB, MAX_THREADS};
 use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
 use super::xboard_targets::{self, Targets};
-use super::{Event, Inbox, Output, Protocol};
+use super::{search_done_to, Event, Inbox, Output, Protocol};
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
 use crate::interop::fairymax;
 use crate::piece::Player;
-use crate::search::{Clock, Limits, Score};
+use crate::search::{Clock, Info, Limits, Score};
+use crate::session::{default_options, Finished, Session, MAX_HASH_MB, MAX_THREADS};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -43,7 +43,7 @@ enum Purpose {
 struct Running {
     stop: Arc<AtomicBool>,
     purpose: Purpose,
-    last: Arc<Mutex<Option<Report>>>,
+    last: Arc<Mutex<Option<Info<String>>>>,
 }
 
 /// The clock settings XBoard sent.
@@ -124,7 +124,10 @@ impl XBoard {
         first: Option<(String, Instant)>,
         out: Output,
     ) -> XBoard {
-        let session = Session::by_name("chess", default_options()).expect("chess is built in");
+        let session = Session::new(
+            games::tables("chess").expect("chess is built in"),
+            default_options(),
+        );
         XBoard {
             tx,
             out,
@@ -658,12 +661,12 @@ impl XBoard {
 
     fn launch(&mut self, limits: Limits, purpose: Purpose) {
         let stop = Arc::new(AtomicBool::new(false));
-        let last: Arc<Mutex<Option<Report>>> = Arc::new(Mutex::new(None));
+        let last: Arc<Mutex<Option<Info<String>>>> = Arc::new(Mutex::new(None));
         let post = self.post.clone();
         let translate = self.move_translator();
         let keep = last.clone();
         let out = self.out.clone();
-        let report = Box::new(move |r: &Report| {
+        let report = Box::new(move |r: &Info<String>| {
             if let Ok(mut l) = keep.lock() {
                 *l = Some(r.clone());
             }
@@ -672,7 +675,7 @@ impl XBoard {
             }
         });
         self.session
-            .start_search(limits, stop.clone(), report, self.tx.clone());
+            .start_search(limits, stop.clone(), report, search_done_to(&self.tx));
         self.search = Some(Running {
             stop,
             purpose,
@@ -831,7 +834,7 @@ fn result_line(o: &Outcome) -> String {
 }
 
 /// XBoard's thinking output: `depth score time(cs) nodes pv`.
-fn thinking_line(r: &Report, translate: &dyn Fn(&[String]) -> Vec<String>) -> String {
+fn thinking_line(r: &Info<String>, translate: &dyn Fn(&[String]) -> Vec<String>) -> String {
     let score = match r.score {
         Score::Cp(cp) => cp,
         // XBoard reads 100000 + N as mate in N moves.

@@ -4,8 +4,8 @@
 //! type it arrives as), we name the new type (`choice`), so XBoard completes the move with that
 //! suffix and its board follows the change, as it does for the engine's own moves.
 
-use super::session::Session;
 use super::xboard_pieces::XBoardPieces;
+use crate::session::Session;
 
 /// A board square as (file, rank), counted from 0.
 pub type Square = (u8, u8);

@@ -63,18 +63,36 @@ pub enum Score {
     Mate(i32),
 }
 
-/// Progress of the search, sent after every completed iteration (per MultiPV line).
+/// Progress of the search, sent after every completed iteration (per MultiPV line). The
+/// principal variation is in moves (`M = Move`) or, once written for a protocol, in move
+/// strings (`Info<String>`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Info {
+pub struct Info<M = Move> {
     pub depth: u32,
     pub seldepth: u32,
     pub multipv: u32,
     pub score: Score,
     pub nodes: u64,
     pub time: Duration,
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
     /// Permille of the transposition table in use.
     pub hashfull: u32,
+}
+
+impl<M> Info<M> {
+    /// The same report with the principal variation's moves converted by `f`.
+    pub fn map_pv<N>(&self, f: impl FnMut(&M) -> N) -> Info<N> {
+        Info {
+            depth: self.depth,
+            seldepth: self.seldepth,
+            multipv: self.multipv,
+            score: self.score,
+            nodes: self.nodes,
+            time: self.time,
+            pv: self.pv.iter().map(f).collect(),
+            hashfull: self.hashfull,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -52,12 +52,7 @@ impl MultiTable {
                 best: Move::NONE,
             };
         }
-        let usable = e.depth >= depth
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.value >= beta,
-                Bound::Upper => e.value <= alpha,
-            };
+        let usable = e.depth >= depth && e.bound.settles(e.value, alpha, beta);
         Probe {
             cutoff: usable.then_some(e.value),
             best: e.best,

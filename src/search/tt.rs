@@ -55,6 +55,28 @@ impl Bound {
             Bound::Upper
         }
     }
+
+    /// Whether a stored `score` with this bound settles a search of the window
+    /// (`alpha`, `beta`): it is exact, or a bound on the side of the window that cuts.
+    #[inline]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+
+    /// Whether a `score` with this bound says the position is worth other than `guess`, and
+    /// on which side: it is exact, or a bound beyond the guess.
+    #[inline]
+    pub fn corrects(self, score: i32, guess: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score > guess,
+            Bound::Upper => score < guess,
+        }
+    }
 }
 
 /// What the table remembers about a position.

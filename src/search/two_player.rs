@@ -390,15 +390,12 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         if let Some(e) = tt_entry {
             hash_move = e.mv;
             let score = from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth && excluded.is_none() {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    return score;
-                }
+            if !pv_node
+                && e.depth >= depth
+                && excluded.is_none()
+                && e.bound.settles(score, alpha, beta)
+            {
+                return score;
             }
         }
         // In check there is no static evaluation, so nothing to correct or learn from.
@@ -777,12 +774,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         bound: Bound,
         depth: i32,
     ) {
-        let informative = match bound {
-            Bound::Exact => true,
-            Bound::Lower => best > raw_eval,
-            Bound::Upper => best < raw_eval,
-        };
-        if informative && best.abs() < MATE_BOUND {
+        if bound.corrects(best, raw_eval) && best.abs() < MATE_BOUND {
             self.data
                 .correction
                 .update(pos.side.index(), keys, best - raw_eval, depth);
@@ -913,12 +905,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let tt_entry = self.shared.tt.probe(pos.hash);
         if let Some(e) = tt_entry {
             let score = from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cut {
+            if e.bound.settles(score, alpha, beta) {
                 return score;
             }
         }
@@ -1022,12 +1009,7 @@ fn refined_eval(static_eval: i32, tt_entry: Option<Entry>, ply: usize) -> i32 {
         return static_eval;
     }
     let score = from_tt(e.score, ply);
-    let better = match e.bound {
-        Bound::Exact => true,
-        Bound::Lower => score > static_eval,
-        Bound::Upper => score < static_eval,
-    };
-    if better && score.abs() < MATE_BOUND {
+    if e.bound.corrects(score, static_eval) && score.abs() < MATE_BOUND {
         score
     } else {
         static_eval

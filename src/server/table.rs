@@ -12,10 +12,9 @@ use super::hub::Hub;
 use super::view::{outcome_text, seat_names, StateView};
 use crate::game::AnyTables;
 use crate::games;
-use crate::protocol::session::{Finished, Report, Session};
-use crate::protocol::Event;
 use crate::search::multi_player::Method;
-use crate::search::{Limits, Score, SearchOptions};
+use crate::search::{Info, Limits, Score, SearchOptions};
+use crate::session::{Finished, Session};
 use crate::with_tables;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -187,7 +186,7 @@ impl Room {
         self.lock().state()
     }
 
-    pub fn visit<V: crate::protocol::session::GameVisitor>(&self, v: V) -> V::Output {
+    pub fn visit<V: crate::session::GameVisitor>(&self, v: V) -> V::Output {
         self.lock().session.visit(v)
     }
 
@@ -345,10 +344,13 @@ impl Room {
         let (done_tx, done_rx) = channel();
         let room = Arc::clone(self);
         let report = self.reporter(id, purpose);
-        t.session.start_search(limits, stop, report, done_tx);
+        let done = Box::new(move |finished| {
+            let _ = done_tx.send(finished);
+        });
+        t.session.start_search(limits, stop, report, done);
         // The result comes back on a thread of its own, which takes the table's lock.
         std::thread::spawn(move || {
-            if let Ok(Event::SearchDone(finished)) = done_rx.recv() {
+            if let Ok(finished) = done_rx.recv() {
                 room.search_done(id, finished);
             }
         });
@@ -356,9 +358,13 @@ impl Room {
 
     /// Sends every progress report of search `id` to the pages, and keeps the latest line per
     /// MultiPV index for pages that open later.
-    fn reporter(self: &Arc<Self>, id: u64, purpose: Purpose) -> Box<dyn FnMut(&Report) + Send> {
+    fn reporter(
+        self: &Arc<Self>,
+        id: u64,
+        purpose: Purpose,
+    ) -> Box<dyn FnMut(&Info<String>) + Send> {
         let room = Arc::downgrade(self);
-        Box::new(move |r: &Report| {
+        Box::new(move |r: &Info<String>| {
             let Some(room) = room.upgrade() else { return };
             let line = info_json(id, purpose, r);
             {
@@ -414,7 +420,7 @@ impl Table {
     }
 
     fn names(&self) -> Vec<String> {
-        with_tables!(self.session.tables(), tb => seat_names(tb))
+        with_tables!(&self.session.tables(), tb => seat_names(tb))
     }
 
     fn check_can_move(&self, seat: Option<usize>) -> Result<(), ApiError> {
@@ -487,7 +493,7 @@ impl Table {
     }
 }
 
-fn info_json(id: u64, purpose: Purpose, r: &Report) -> Value {
+fn info_json(id: u64, purpose: Purpose, r: &Info<String>) -> Value {
     let ms = r.time.as_millis() as u64;
     let score = match r.score {
         Score::Cp(c) => json!({ "cp": c }),

@@ -11,7 +11,7 @@ use crate::movegen::tables::Tables;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Atom, Player};
 use crate::position::Position;
-use crate::protocol::session::GameVisitor;
+use crate::session::GameVisitor;
 use crate::variant::Family;
 use serde_json::{json, Value};
 
