@@ -5,9 +5,10 @@
 //! [`geometry`] and [`bitboard`] (cells and cell sets), [`piece`] (pieces as data),
 //! [`variant`] and [`games`] (rules as data), [`movegen`] (tables, legal moves, perft),
 //! [`position`] (the board state and position strings), [`game`] (the width choice).
-//! Beside them: [`shell`] (a text interface for humans), [`tournament`] (`panoply match`, engines as child processes) and [`interop`]
-//! (other engines' conventions).
+//! Beside them: [`shell`] (a text interface for humans), [`tournament`] (`panoply match`, engines as child processes), [`interop`]
+//! (other engines' conventions) and [`bench`] (`panoply bench`: perft and search speed).
 
+pub mod bench;
 pub mod bitboard;
 pub mod eval;
 pub mod game;
