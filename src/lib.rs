@@ -1,17 +1,23 @@
 //! Panoply: a chess-variant engine for chess with different armies, in 2D and 3D, for two
 //! and four players.
 //!
-//! Data flows one way: protocol -> game -> search -> movegen -> board. The layers, bottom up:
-//! [`geometry`] and [`bitboard`] (cells and cell sets), [`piece`] (pieces as data),
-//! [`variant`] and [`games`] (rules as data), [`movegen`] (tables, legal moves, perft),
-//! [`position`] (the board state and position strings), [`game`] (the width choice).
-//! Beside them: [`shell`] (a text interface for humans), [`tournament`] (`panoply match`, engines as child processes) and [`interop`]
-//! (other engines' conventions).
+//! Data flows one way: protocol -> session -> search -> movegen -> board. The layers, bottom
+//! up: the core crate `panoply-core`, re-exported here under the same names — [`geometry`]
+//! and [`bitboard`] (cells and cell sets), [`piece`] (pieces as data), [`variant`] (rules as
+//! data), [`moves`], [`position`] (the board state and position strings), [`movegen`]
+//! (tables, legal moves, perft), [`game`] (a game in progress, the width choice) — which
+//! knows no family; then [`games`] (the families, which fill in their variants, and the
+//! registry of variant names), [`eval`] and [`search`], [`session`] (the engine as the
+//! protocols and the board server drive it), [`protocol`] (UCI, XBoard), [`server`] (the
+//! browser board) and [`shell`] (a text interface for humans). Beside them: [`tournament`]
+//! (`panoply match`, engines as child processes), [`tune`], [`interop`] (other engines'
+//! conventions) and [`bench`] (`panoply bench`: perft and search speed).
 
 pub use panoply_core::{
     bitboard, game, geometry, movegen, moves, outcome, piece, position, variant, with_tables,
 };
 
+pub mod bench;
 pub mod eval;
 pub mod games;
 pub mod interop;

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod events;
 pub mod fen;
 pub mod fit;
+pub mod measure;
 pub mod merge;
 pub mod pieces;
 

@@ -1,0 +1,65 @@
+//! `panoply label`: replaces the scores of recorded positions with another engine's (the
+//! training data for `tune --lambda 0`).
+
+use super::Failure;
+use clap::Args;
+use panoply::tournament::engine_config::{resolve, EngineConfig};
+use panoply::tune::label::{label, LabelSettings};
+use panoply::tune::texel::read_samples;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How long the engine may take over one position before the labelling gives up on it.
+const POSITION_TIMEOUT: Duration = Duration::from_secs(60);
+
+#[derive(Args)]
+pub struct LabelArgs {
+    /// A training file written by `panoply selfplay --record`.
+    file: PathBuf,
+    /// The engine whose scores replace the recorded ones: a definition file, or a name in
+    /// `engines/` (e.g. `fairy-stockfish`).
+    #[arg(long)]
+    engine: String,
+    /// Nodes the engine searches per position.
+    #[arg(long, default_value_t = 10_000)]
+    nodes: u64,
+    /// Engine processes running side by side.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Drop positions the engine scores beyond this many centipawns (or as a mate).
+    #[arg(long, default_value_t = 1500)]
+    max_score: i32,
+    /// Write the labelled file here.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+impl LabelArgs {
+    pub fn run(self) -> Result<(), Failure> {
+        let settings = LabelSettings {
+            engine: EngineConfig::load(&resolve(&self.engine))?,
+            nodes: self.nodes,
+            concurrency: self.concurrency,
+            max_score: self.max_score,
+            timeout: POSITION_TIMEOUT,
+        };
+        let samples: Vec<_> = read_samples(std::slice::from_ref(&self.file))?
+            .into_iter()
+            .map(|(sample, _, _)| sample)
+            .collect();
+        let labelled = label(&samples, &settings, &|line| eprintln!("{line}"))?;
+        let text: String = labelled
+            .samples
+            .iter()
+            .map(|s| s.to_line() + "\n")
+            .collect();
+        std::fs::write(&self.out, text)
+            .map_err(|e| Failure(format!("{}: {e}", self.out.display())))?;
+        eprintln!(
+            "{} positions labelled, {} dropped as decided",
+            labelled.samples.len(),
+            labelled.decided
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,36 @@
+//! `panoply serve`: a board in the browser for every game, served on 127.0.0.1.
+
+use super::Failure;
+use clap::Args;
+use panoply::server::Server;
+use std::io::Write;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The game on the board at first (the page can change it).
+    #[arg(long, default_value = "chess")]
+    variant: String,
+}
+
+impl ServeArgs {
+    pub fn run(self) -> Result<(), Failure> {
+        let server = Server::bind(self.port, &self.variant)?;
+        announce(&format!("http://{}/", server.addr()));
+        server.run();
+        Ok(())
+    }
+}
+
+/// Prints where the page is. One write, and a closed stdout (a launcher that read the
+/// address and went away) must not stop the server: println! would panic on the broken pipe.
+fn announce(address: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "panoply serve: open {address} in a browser (Ctrl-C stops the server)\n  \
+         a game by its address: {address}?variant=aof5"
+    )
+    .and_then(|()| out.flush());
+}
