@@ -1,4 +1,4 @@
-//! Armies of Faith 5 (RULES.md section 5): hand-made positions for every rule and position
+//! Armies of Faith 5 (docs/rules.md section 5): hand-made positions for every rule and position
 //! strings (the reference perft table is checked in `perft_reference.rs`).
 
 use crate::common;

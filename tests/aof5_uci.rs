@@ -116,7 +116,7 @@ fn raj_positions_are_set_up_by_position_strings() {
     let mv = best_move(&mut e, "go nodes 3000");
     assert!(legal.contains(&mv), "{mv}");
     // A position with Catholic Raj pieces: a Memsahib on hz2 attacks the Protestant King
-    // on jz2, so the parsed position already has Protestant checkmated (RULES.md 5.4).
+    // on jz2, so the parsed position already has Protestant checkmated (docs/rules.md 5.4).
     let t = tables("aof5-raj");
     let mut pieces = KINGS.to_vec();
     pieces.extend([("hz2", "cMS"), ("ev2", "cNB"), ("au2", "pN")]);

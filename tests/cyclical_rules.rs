@@ -1,4 +1,4 @@
-//! Hand-made positions for each special rule of Chess with Cyclical Armies (RULES.md
+//! Hand-made positions for each special rule of Chess with Cyclical Armies (docs/rules.md
 //! section 2): type change on arrival, castling changes both pieces (with and without
 //! `fixed` / `reverse`), e.p. by FIDE Pawns only, promotion to each of the sixteen types,
 //! and Zobrist keys / repetition that see types.

@@ -1,4 +1,4 @@
-//! Hand-made positions for each Missionary rule of RULES.md section 4: Stockbroker and
+//! Hand-made positions for each Missionary rule of docs/rules.md section 4: Stockbroker and
 //! Stockbwaiter moves, drop restrictions, capture-to-hand and promotion per subvariant,
 //! compulsory promotion, game ends, clocks, position and move strings.
 
@@ -227,7 +227,7 @@ fn a_dropped_piece_is_unpromoted_and_promotes_later() {
     assert_eq!(token_on(&g, "wc7"), "+W");
 }
 
-/// (captured token, what the captor gains or "-") per subvariant, from RULES.md 4.4.
+/// (captured token, what the captor gains or "-") per subvariant, from docs/rules.md 4.4.
 const HAND_TABLE: [(&str, [&str; 26]); 3] = [
     (
         "missionary",
@@ -454,7 +454,7 @@ fn position_strings_round_trip_and_sort_holdings() {
     let t = tables("missiogi");
     let start = fen::parse(&t, &t.variant.start_position).unwrap();
     assert_eq!(fen::format(&t, &start), t.variant.start_position);
-    // Holdings in any order are printed White first, in the order of RULES.md 4.4.
+    // Holdings in any order are printed White first, in the order of docs/rules.md 4.4.
     let text = position(&KINGS, "pPHh+IQ+iqPr", 'b');
     let pos = fen::parse(&t, &text).unwrap();
     let out = fen::format(&t, &pos);

@@ -1,5 +1,5 @@
 //! Hand-made positions for each special rule of Shatranj with Different Armies and plain
-//! shatranj (RULES.md section 3).
+//! shatranj (docs/rules.md section 3).
 
 use panoply::game::{AnyTables, Game, Outcome};
 use panoply::movegen::is_in_check;

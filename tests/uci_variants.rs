@@ -122,7 +122,7 @@ fn cubic(hand: &str) -> String {
     format!("{}[{hand}] w - - 0 1", levels.join("|"))
 }
 
-/// A move in RULES.md's 3D notation: `wd2wd3`, `wd7wd8+`, `W@wc5`, `+I@wc5`.
+/// A move in docs/rules.md's 3D notation: `wd2wd3`, `wd7wd8+`, `W@wc5`, `+I@wc5`.
 fn is_3d_move(m: &str) -> bool {
     let cell = |c: &[u8]| {
         c.len() == 3

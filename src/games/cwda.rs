@@ -1,4 +1,4 @@
-//! Chess with Different Armies (RULES.md section 1): four armies on 8x8, any pairing.
+//! Chess with Different Armies (docs/rules.md section 1): four armies on 8x8, any pairing.
 
 use super::VariantError;
 use crate::geometry::{Cell, Orientation, Shape};

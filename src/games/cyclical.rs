@@ -1,4 +1,4 @@
-//! Chess with Cyclical Armies (RULES.md section 2): the FIDE start position, and every piece
+//! Chess with Cyclical Armies (docs/rules.md section 2): the FIDE start position, and every piece
 //! that moves turns, on arrival, into the same slot's piece of the next CwDA army.
 //! Options: `fixed` (Kings and Pawns never change), `reverse` (Black cycles the other way).
 

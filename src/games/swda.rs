@@ -1,4 +1,4 @@
-//! Shatranj with Different Armies (RULES.md section 3): four shatranj-strength armies on 8x8,
+//! Shatranj with Different Armies (docs/rules.md section 3): four shatranj-strength armies on 8x8,
 //! any pairing, plus plain `shatranj` with its traditional setup and letters. The rules that
 //! differ from chess are data on the variant (the royal-set rule, stalemate loses, bare king,
 //! the 70-move rule); the bare-king verdict is [`bare_king_verdict`], which reaches the game
@@ -288,7 +288,7 @@ pub fn is_bare<B: BitSet>(t: &Tables<B>, pos: &Position<B>, p: Player) -> bool {
         .is_empty()
 }
 
-/// The bare-king rule (RULES.md 3): both bare draws; one bare side loses, unless it is to
+/// The bare-king rule (docs/rules.md 3): both bare draws; one bare side loses, unless it is to
 /// move and can capture the opponent's last non-royal piece. Cheap unless a side is bare,
 /// so search can ask at every node.
 pub fn bare_king_verdict<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<Verdict> {

@@ -3,7 +3,7 @@
 //! Fairy-Max (H.G. Muller) plays the CwDA pairings as XBoard variant `fairy`, the pairing being
 //! chosen by its engine option `Variant fairy selects` (values such as `Nutters-Rookies`, White
 //! army first); FIDE against FIDE is plain `normal`. It has no entry for a non-FIDE army
-//! against itself. Its piece letters differ from RULES.md's, and clash with them (Fairy-Max
+//! against itself. Its piece letters differ from docs/rules.md's, and clash with them (Fairy-Max
 //! `c` is a Clobberers FAD or a Nutty Colonel, Panoply `c` is the Archbishop), so a letter is
 //! only meaningful together with the army of the side that writes it: in CwDA a pawn promotes
 //! to a piece of its own army, so the mover's army decides. The facts below come from

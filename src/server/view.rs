@@ -331,7 +331,7 @@ fn checkmate_event<B: BitSet>(
     after: &Position<B>,
     victims: Vec<usize>,
 ) -> Value {
-    // The checkmater moves next, under either checkmate rule (RULES.md 5.4).
+    // The checkmater moves next, under either checkmate rule (docs/rules.md 5.4).
     let by = after.side;
     let promotions: Vec<Value> = t
         .shape

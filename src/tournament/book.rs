@@ -9,7 +9,7 @@
 //!
 //! A `variant <name>` line starts the entries of that variant (a file may hold several). An
 //! entry is `position string ; move ; weight`: the position in the game's position-string
-//! format, a move in RULES.md notation, and a positive integer weight (how often to choose the
+//! format, a move in docs/rules.md notation, and a positive integer weight (how often to choose the
 //! move, relative to the other moves of the position). Positions match without their last two
 //! fields (the halfmove clock and the move number), so transpositions meet.
 

@@ -27,7 +27,7 @@ pub enum Protocol {
 /// Engine-specific conventions the referee must translate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
-    /// Variant names and letters as in RULES.md.
+    /// Variant names and letters as in docs/rules.md.
     Standard,
     /// Fairy-Max: CwDA as `variant fairy` plus an option, its own piece letters.
     FairyMax,

@@ -1,5 +1,5 @@
 //! PGN output. Two-player games are standard PGN with `Variant`, `SetUp` and `FEN` tags; moves
-//! are written in the game's coordinate notation (RULES.md move strings, e.g. `e7e8c`), which
+//! are written in the game's coordinate notation (docs/rules.md move strings, e.g. `e7e8c`), which
 //! is unambiguous for every army, where SAN is not. Each engine move carries a comment
 //! `{score/depth time}`; book moves `{book}`; the last comment says how the game ended.
 //!

@@ -1,5 +1,5 @@
 //! A deliberately simple reference move generator for the Missionary variants, written from
-//! RULES.md section 4 alone: plain loops over a cell array, pieces described by the words of
+//! docs/rules.md section 4 alone: plain loops over a cell array, pieces described by the words of
 //! the rules table, legality by making the move and scanning every enemy piece. It shares
 //! nothing with the engine's tables, legality or promotion data, so the two can be compared.
 
@@ -39,7 +39,7 @@ pub fn token(s: &str) -> &'static str {
         .unwrap_or_else(|| panic!("unknown token {s}"))
 }
 
-/// The rules table of RULES.md 4.2 in words: (token, slides, single steps). Words: `orth`,
+/// The rules table of docs/rules.md 4.2 in words: (token, slides, single steps). Words: `orth`,
 /// `SD`, `ND` for all directions of a class, `f` prefix for its forward ones.
 const MOVES: [(&str, &str, &str); 24] = [
     ("Q", "orth SD", ""),
@@ -242,7 +242,7 @@ fn plus(t: &str) -> &'static str {
     token(&format!("+{t}"))
 }
 
-/// RULES.md 4.4: what the piece promotes to in the subvariant.
+/// docs/rules.md 4.4: what the piece promotes to in the subvariant.
 pub fn promotion(sub: Sub, t: &str) -> Option<&'static str> {
     if t == "P" {
         return Some("+P");
@@ -262,7 +262,7 @@ pub fn promotion(sub: Sub, t: &str) -> Option<&'static str> {
     None
 }
 
-/// RULES.md 4.4: what a capture of `t` puts into the captor's hand.
+/// docs/rules.md 4.4: what a capture of `t` puts into the captor's hand.
 pub fn to_hand(sub: Sub, t: &str) -> Option<&'static str> {
     if t == "P" || t == "+P" {
         return Some("P");
@@ -488,7 +488,7 @@ const HAND_ORDER: [&str; 19] = [
     "P",
 ];
 
-/// The kinds that can be held, in the print order of RULES.md 4.4.
+/// The kinds that can be held, in the print order of docs/rules.md 4.4.
 pub fn hand_tokens() -> [&'static str; 19] {
     HAND_ORDER
 }
@@ -497,7 +497,7 @@ pub fn may_stand(man: Man, c: Coord) -> bool {
     !(stuck_on_last_rank(man.token) && c.2 == last_rank(man.white))
 }
 
-/// The position string of RULES.md 4.3, written independently of the engine.
+/// The position string of docs/rules.md 4.3, written independently of the engine.
 pub fn position_string(b: &Board, halfmove: u32, fullmove: u32) -> String {
     let cased = |m: &Man| {
         if m.white {

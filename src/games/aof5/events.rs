@@ -1,4 +1,4 @@
-//! The automatic events between moves (RULES.md 5.4): checkmates by rules (a) and (b),
+//! The automatic events between moves (docs/rules.md 5.4): checkmates by rules (a) and (b),
 //! removal or Raj replacement of the checkmated army, promotion by checkmate, and the end
 //! of the game. They are not moves: `Position::apply` runs them after every move (and the
 //! position-string parser after parsing), so perft, search and games all see them.

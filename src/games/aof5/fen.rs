@@ -1,4 +1,4 @@
-//! Armies of Faith position strings (RULES.md 5.4): levels 1..4 separated by `|`, each 8
+//! Armies of Faith position strings (docs/rules.md 5.4): levels 1..4 separated by `|`, each 8
 //! rows (z down to s, `/` between) of 10 comma-separated cells (army prefix + code, or a
 //! number of empty cells); then the army to move, the armies still playing, en-passant
 //! targets (`-` or `cell:army,...` in turn order), halfmove clock and move number.

@@ -1,4 +1,4 @@
-//! The Pawn+Yeoman merger (RULES.md 5.4): an unpromoted Pawn or Yeoman moves, by either of
+//! The Pawn+Yeoman merger (docs/rules.md 5.4): an unpromoted Pawn or Yeoman moves, by either of
 //! its move kinds, onto an unpromoted ally of the other kind standing on a promotion cell
 //! of both (not the corner column); the two become one Queen.
 

@@ -1,4 +1,4 @@
-//! Armies of Faith 5 (RULES.md section 5): four armies on a 10x8x4 board. The variant is
+//! Armies of Faith 5 (docs/rules.md section 5): four armies on a 10x8x4 board. The variant is
 //! data (pieces, orientations, camps, promotions); the rules that are not moves live in
 //! [`events`] (checkmates between moves, promotion by checkmate, Raj replacement, game end)
 //! and the position strings in [`fen`]; the piece values are fitted in [`fit`].

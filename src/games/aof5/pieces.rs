@@ -1,4 +1,4 @@
-//! The Armies of Faith 5 piece kinds (RULES.md 5.3) in the Byzantine frame (forward
+//! The Armies of Faith 5 piece kinds (docs/rules.md 5.3) in the Byzantine frame (forward
 //! directions +x and +y), and the per-kind facts the checkmate rules need: delivery rank,
 //! promotion on delivering checkmate, and Raj replacement.
 
@@ -38,7 +38,7 @@ pub const NABOB: Kind = Kind(29);
 pub const SAHIB: Kind = Kind(30);
 pub const KIND_COUNT: usize = 31;
 
-/// Name, token and delivery rank (RULES.md 5.4) of every kind, in kind order.
+/// Name, token and delivery rank (docs/rules.md 5.4) of every kind, in kind order.
 const TABLE: [(&str, &str, u8); KIND_COUNT] = [
     ("King", "K", 100),
     ("Prince", "PC", 3),

@@ -1,4 +1,4 @@
-//! Position strings of the Missionary cubic variants (RULES.md 4.3): six levels `u`..`z`
+//! Position strings of the Missionary cubic variants (docs/rules.md 4.3): six levels `u`..`z`
 //! separated by `|`, each a 2D FEN of 8 ranks of 6 filestacks, then the holdings in `[]`
 //! (White's upper case, Black's lower case), side to move, `-`, `-`, halfmove clock, move
 //! number.

@@ -1,9 +1,9 @@
-//! Missionary cubic variants (RULES.md section 4): `missionary`, `missiogi` and
+//! Missionary cubic variants (docs/rules.md section 4): `missionary`, `missiogi` and
 //! `frontofhouse` on the 6x6x8 board. The three share pieces, board and start array; they
 //! differ only in what promotes and in what a capture puts into the captor's hand.
 //!
 //! Board axes: x = filestack (a..f), y = rank (1..8, White moves toward +y), z = level
-//! (u..z). RULES.md writes vectors as (dL, dF, dR) = (dz, dx, dy) here.
+//! (u..z). docs/rules.md writes vectors as (dL, dF, dR) = (dz, dx, dy) here.
 
 pub mod fen;
 
@@ -14,7 +14,7 @@ use crate::movegen::tables::FamilyRules;
 use crate::piece::{Atom, Kind, LeapCondition, Mode, PieceDef, Player};
 use crate::variant::{DropRules, Family, PromotionRule, PromotionSuffix, Variant};
 
-/// The three subvariants (RULES.md 4.4 table).
+/// The three subvariants (docs/rules.md 4.4 table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Subvariant {
     Missionary,
@@ -222,7 +222,7 @@ pub fn shape() -> Shape {
     }
 }
 
-/// RULES.md 4.3.
+/// docs/rules.md 4.3.
 pub const START: &str = "w+wmm+ww/6/pppppp/6/6/PPPPPP/6/W+WMM+WW|\
 +wi+m+m+w+w/1rbbr1/pppppp/6/6/PPPPPP/1RBBR1/+WI+M+M+W+W|\
 h+h+i+i+hh/1uqku1/pppppp/6/6/PPPPPP/1UQKU1/H+H+I+I+HH|\

@@ -1,4 +1,4 @@
-//! Move strings (RULES.md): `e2e4`, promotion letter `e7e8c`, castling as the King's from-to,
+//! Move strings (docs/rules.md): `e2e4`, promotion letter `e7e8c`, castling as the King's from-to,
 //! Missionary promotion `wd7wd8+` and drop `W@wc5`, Armies of Faith `=CODE` and `pass`.
 
 use super::{legal_moves, tables::Tables};

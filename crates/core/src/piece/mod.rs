@@ -29,7 +29,7 @@ impl Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeapCondition {
     Always,
-    /// The from- and to-columns lie on the same ring (Missionary, RULES.md 4.1).
+    /// The from- and to-columns lie on the same ring (Missionary, docs/rules.md 4.1).
     SameRing,
     /// The from- and to-columns lie on different rings.
     RingChange,

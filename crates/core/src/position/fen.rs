@@ -1,4 +1,4 @@
-//! Position strings (RULES.md): FEN for the 2D games. Each bad field gets its own error,
+//! Position strings (docs/rules.md): FEN for the 2D games. Each bad field gets its own error,
 //! naming the field and what was expected.
 
 pub use super::error::PositionError;
