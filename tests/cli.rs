@@ -1,5 +1,5 @@
 //! The command line as a user meets it: bad position strings and variant names give one line
-//! on stderr and exit code 2; `perft`, `show` and `variants` print what the README promises.
+//! on stderr and exit code 2; `perft`, `show` and `variants` print what the README and docs/commands.md promise.
 
 use std::process::{Command, Output};
 

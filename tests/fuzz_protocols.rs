@@ -5,7 +5,7 @@
 //! also catches aborts (an abort cannot be caught in-process). After every session the engine
 //! must still answer the barrier (`isready` / `ping`) and nothing may have panicked.
 //!
-//! `PANOPLY_FUZZ_SESSIONS` and `PANOPLY_FUZZ_SEED` set a longer run (see the README); a
+//! `PANOPLY_FUZZ_SESSIONS` and `PANOPLY_FUZZ_SEED` set a longer run (see docs/reliability.md); a
 //! failing session prints its seed and input.
 
 use crate::fuzz_input;

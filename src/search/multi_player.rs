@@ -37,7 +37,7 @@ pub enum Method {
 impl Method {
     pub const ALL: [Method; 2] = [Method::Paranoid, Method::BestReply];
     /// The method that did better in self-play, two armies of each method rotated through
-    /// the seats (README, "Paranoid or BRS+": BRS+ armies won most decided games).
+    /// the seats (docs/aof5-research.md, "Paranoid or BRS+": BRS+ armies won most decided games).
     pub const DEFAULT: Method = Method::BestReply;
 
     pub fn name(self) -> &'static str {

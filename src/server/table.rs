@@ -3,7 +3,7 @@
 //! through here; the engine searches on the session's worker thread and its result comes
 //! back through [`Room::search_done`], so requests are answered while the engine thinks.
 //!
-//! All pages share this one game (see the README): the server is a board on a table, and a
+//! All pages share this one game (see docs/serve.md): the server is a board on a table, and a
 //! second tab is a second chair at it, which is what watching an engine game or a
 //! four-player game from several windows needs; one search thread serves them all.
 

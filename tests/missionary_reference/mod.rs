@@ -1,5 +1,5 @@
 //! A deliberately simple reference move generator for the Missionary variants, written from
-//! docs/rules.md section 4 alone: plain loops over a cell array, pieces described by the words of
+//! the Missionary rules alone (section 4 of the specification, docs/rules.md): plain loops over a cell array, pieces described by the words of
 //! the rules table, legality by making the move and scanning every enemy piece. It shares
 //! nothing with the engine's tables, legality or promotion data, so the two can be compared.
 

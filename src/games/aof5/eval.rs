@@ -29,7 +29,7 @@ pub struct Eval<B: BitSet> {
 /// Each kind's mean reach (cells it would move to or capture on) from every cell of the
 /// boards of 780 positions of self-play games, in kind order (King .. Sahib), measured by
 /// `panoply selfplay --variant aof5 --games 8 --nodes 3000 --methods brs --max-plies 1500
-/// --random-opening 8 --seed 300 --mobility` (README, "Armies of Faith: piece values").
+/// --random-opening 8 --seed 300 --mobility` (docs/aof5-research.md, "Armies of Faith: piece values").
 /// Pieces on the board cut the slides short; leaps keep their reach.
 pub const REACH_IN_PLAY: [f64; KIND_COUNT] = [
     13.53, 13.53, 18.25, 15.73, 17.57, 13.70, 10.45, 33.30, 28.02, 31.27, 52.89, 22.29, 27.34,
@@ -46,7 +46,7 @@ pub fn prior_value(k: Kind) -> f64 {
 /// Centipawns per kind (King .. Sahib), fitted to self-play results from the priors above
 /// with the start arrays held level ([`super::fit`]): `panoply selfplay --variant aof5
 /// --games 20 --nodes 2000 --army-nodes 2000,6000,6000,6000 --methods brs --max-plies 1500
-/// --random-opening 8 --seed 700 --fit-values` (README, "Armies of Faith: piece values").
+/// --random-opening 8 --seed 700 --fit-values` (docs/aof5-research.md, "Armies of Faith: piece values").
 /// Royal kinds are never captured and Pawns and Yeomen are the unit; their entries are unused.
 pub const FITTED_VALUES: [i32; KIND_COUNT] = [
     0, 397, 0, 394, 354, 325, 340, 846, 729, 706, 1116, 523, 623, 543, 947, 658, 689, 489, 666,
