@@ -1,7 +1,8 @@
 //! A deliberately simple reference move generator for the Missionary variants, written from
-//! the Missionary rules alone (section 4 of the specification, docs/rules.md): plain loops over a cell array, pieces described by the words of
-//! the rules table, legality by making the move and scanning every enemy piece. It shares
-//! nothing with the engine's tables, legality or promotion data, so the two can be compared.
+//! the Missionary rules alone (section 4 of the specification, docs/rules.md): plain loops
+//! over a cell array, pieces described by the words of the rules table, legality by making
+//! the move and scanning every enemy piece. It shares nothing with the engine's tables,
+//! legality or promotion data, so the two can be compared.
 
 use std::collections::HashMap;
 
