@@ -338,10 +338,14 @@ impl XBoard {
     fn select(&mut self, name: &str) -> Reply {
         let (variant, fairy_max_letters) = match name {
             "normal" => (games::by_name("chess").map_err(|e| e.to_string())?, false),
-            "cwda" | "fairy" => (
-                games::cwda::variant(self.armies[0], self.armies[1], false),
-                name == "fairy",
-            ),
+            "cwda" | "fairy" => {
+                let [white, black] = self.armies.map(Army::name);
+                let chosen = format!("cwda-{white}-{black}");
+                (
+                    games::by_name(&chosen).map_err(|e| e.to_string())?,
+                    name == "fairy",
+                )
+            }
             other => (games::by_name(other).map_err(|e| e.to_string())?, false),
         };
         check_showable(&variant).map_err(|e| format!("variant {name} cannot be shown: {e}"))?;

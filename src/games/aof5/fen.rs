@@ -8,7 +8,8 @@ use crate::bitboard::BitSet;
 use crate::movegen::tables::Tables;
 use crate::piece::{Piece, Player};
 use crate::position::fen::{
-    field, format_rows, parse_counters, parse_rows, parse_side, GridEntry, PositionError,
+    field, format_rows, parse_counters, parse_rows, parse_side, unless_dash, GridEntry,
+    PositionError,
 };
 use crate::position::{EnPassant, Position};
 
@@ -89,16 +90,14 @@ fn parse_alive<B: BitSet>(
     Ok(())
 }
 
-/// `-` or `cell:army,...`. The victim is the army's Pawn one step beyond the skipped cell
-/// along one of its forward directions, having come from one of its Pawn starting cells.
+/// `cell:army,...` (the caller handles `-`). The victim is the army's Pawn one step beyond
+/// the skipped cell along one of its forward directions, having come from one of its Pawn
+/// starting cells.
 fn parse_en_passant<B: BitSet>(
     t: &Tables<B>,
     pos: &mut Position<B>,
     s: &str,
 ) -> Result<(), PositionError> {
-    if s == "-" {
-        return Ok(());
-    }
     for item in s.split(',') {
         let bad = |reason: String| PositionError::BadEnPassant {
             found: item.to_string(),
@@ -213,7 +212,9 @@ pub fn parse<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, PositionE
     let alive = field(&mut fields, "armies-playing")?;
     parse_alive(t, &mut pos, alive)?;
     let ep = field(&mut fields, "en-passant")?;
-    parse_en_passant(t, &mut pos, ep)?;
+    if let Some(ep) = unless_dash(ep) {
+        parse_en_passant(t, &mut pos, ep)?;
+    }
     parse_counters(&mut pos, fields)?;
     validate(t, &pos)?;
     super::events::start_of_turn(t, &mut pos);

@@ -220,14 +220,16 @@ pub fn parse_counters<'a, B: BitSet>(
     }
 }
 
+/// A field that is `-` for "none": `None` then, else its text.
+pub fn unless_dash(field: &str) -> Option<&str> {
+    (field != "-").then_some(field)
+}
+
 fn parse_castling<B: BitSet>(
     t: &Tables<B>,
     pos: &mut Position<B>,
     s: &str,
 ) -> Result<(), PositionError> {
-    if s == "-" {
-        return Ok(());
-    }
     let mut rights = 0u8;
     let mut seen = Vec::new();
     for ch in s.chars() {
@@ -266,9 +268,6 @@ fn parse_en_passant<B: BitSet>(
     pos: &mut Position<B>,
     s: &str,
 ) -> Result<(), PositionError> {
-    if s == "-" {
-        return Ok(());
-    }
     let bad = |reason: &str| PositionError::BadEnPassant {
         found: s.to_string(),
         reason: reason.to_string(),
@@ -312,9 +311,13 @@ pub fn parse_2d<B: BitSet>(t: &Tables<B>, s: &str) -> Result<Position<B>, Positi
     let side = parse_side(t, side)?;
     pos.set_side(t, side);
     let castling = field(&mut fields, "castling")?;
-    parse_castling(t, &mut pos, castling)?;
+    if let Some(castling) = unless_dash(castling) {
+        parse_castling(t, &mut pos, castling)?;
+    }
     let ep = field(&mut fields, "en-passant")?;
-    parse_en_passant(t, &mut pos, ep)?;
+    if let Some(ep) = unless_dash(ep) {
+        parse_en_passant(t, &mut pos, ep)?;
+    }
     parse_counters(&mut pos, fields)?;
     validate(t, &pos)?;
     Ok(pos)
