@@ -38,8 +38,10 @@ pub struct MatchArgs {
     #[arg(long)]
     pub openings: Vec<PathBuf>,
     /// Sequential probability ratio test on game pairs of the two engines, e.g.
-    /// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05`; the match stops when it decides.
-    #[arg(long, num_args = 1..=4, value_name = "SETTING")]
+    /// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic`; the match stops when it
+    /// decides. `model=logistic` (the default, the meaning of every earlier test's bounds) or
+    /// `model=normalized` (fishtest's normalised Elo); see docs/sprt.md.
+    #[arg(long, num_args = 1..=5, value_name = "SETTING")]
     pub sprt: Option<Vec<String>>,
     /// roundrobin or gauntlet (the first engine against each of the others).
     #[arg(long, default_value = "roundrobin")]
@@ -115,7 +117,7 @@ pub fn run_match_command(args: MatchArgs) -> Result<(), String> {
         .as_deref()
         .map(SprtSettings::parse)
         .transpose()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("--sprt: {e}"))?;
     let adjudication = Adjudication {
         resign: args
             .resign
