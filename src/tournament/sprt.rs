@@ -676,6 +676,7 @@ mod tests {
         assert_close(p.llr(&s), -2.468_939_399_0, 1e-8);
         assert_close(approximate_llr(&p, &s), -2.469_131_655_7, 1e-9);
         assert_close(p.llr(&s), approximate_llr(&p, &s), 5e-4);
+        assert_close(p.llr(&normalized(0.0, 5.0)), -0.095_903_412_5, 1e-8);
     }
 
     #[test]
