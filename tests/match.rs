@@ -768,6 +768,10 @@ fn fixed_node_pairs_from_a_suite_feed_the_sprt() {
         run.stdout
     );
     assert!(run.stdout.contains("SPRT: llr "), "{}", run.stdout);
+    // The Elo model is named on every SPRT line; logistic is the default.
+    for line in run.stdout.lines().filter(|l| l.starts_with("SPRT: llr ")) {
+        assert!(line.ends_with(", model logistic"), "{line}");
+    }
     // Both games of a pair start from the same suite position with colours swapped.
     assert_eq!(run.games.len(), 4);
     let mut by_fen: HashMap<&str, Vec<&PgnGame>> = HashMap::new();
@@ -795,9 +799,12 @@ fn fixed_node_pairs_from_a_suite_feed_the_sprt() {
         .map(|n| n.parse::<u32>().unwrap())
         .sum();
     assert_eq!(counts, 2, "{line}");
-    assert!(run
-        .stdout
-        .contains("SPRT (elo0=0 elo1=5 alpha=0.05 beta=0.05): llr"));
+    assert!(
+        run.stdout
+            .contains("SPRT (elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic): llr"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -814,7 +821,32 @@ fn bad_suites_and_sprt_settings_are_clear_errors() {
         &[],
     );
     assert_eq!(run.status, 2);
-    assert!(run.stderr.contains("must be above"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--sprt: elo1=0 must be above elo0=5"),
+        "{}",
+        run.stderr
+    );
+    let run = run_match(
+        &[
+            &a,
+            &b,
+            "--nodes",
+            "100",
+            "--sprt",
+            "elo0=0",
+            "elo1=5",
+            "model=bayesian",
+        ],
+        &[],
+    );
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains(
+            "--sprt: unknown model 'bayesian' (expected model=logistic or model=normalized)"
+        ),
+        "{}",
+        run.stderr
+    );
     let c = panoply_engine("C");
     let run = run_match(
         &[&a, &b, &c, "--nodes", "100", "--sprt", "elo0=0", "elo1=5"],

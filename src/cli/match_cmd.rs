@@ -39,8 +39,10 @@ pub struct MatchArgs {
     #[arg(long)]
     openings: Vec<PathBuf>,
     /// Sequential probability ratio test on game pairs of the two engines, e.g.
-    /// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05`; the match stops when it decides.
-    #[arg(long, num_args = 1..=4, value_name = "SETTING")]
+    /// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic`; the match stops when it
+    /// decides. `model=logistic` (the default, the meaning of every earlier test's bounds) or
+    /// `model=normalized` (fishtest's normalised Elo); see docs/sprt.md.
+    #[arg(long, num_args = 1..=5, value_name = "SETTING")]
     sprt: Option<Vec<String>>,
     /// roundrobin or gauntlet (the first engine against each of the others).
     #[arg(long, default_value = "roundrobin")]
@@ -94,7 +96,12 @@ impl MatchArgs {
             engines,
             book: self.read_book()?,
             openings: read_openings(&self.openings)?,
-            sprt: self.sprt.as_deref().map(SprtSettings::parse).transpose()?,
+            sprt: self
+                .sprt
+                .as_deref()
+                .map(SprtSettings::parse)
+                .transpose()
+                .map_err(|e| Failure(format!("--sprt: {e}")))?,
             adjudication: self.adjudication()?,
             control: self.control()?,
             variants: self.variants,

@@ -293,11 +293,13 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
                                 println!("{}", t.score_line(&pair_names));
                             }
                             if let (true, Some(test)) = (completed, &settings.sprt) {
-                                if settings.verbose {
-                                    println!("{}", t.sprt_line(test));
-                                }
-                                if t.pentanomial.decision(test) != sprt::Decision::Continue {
-                                    decided.store(true, std::sync::atomic::Ordering::Relaxed);
+                                if let Some(outcome) = t.update_test(test) {
+                                    if settings.verbose {
+                                        println!("{}", outcome.line());
+                                    }
+                                    if outcome.decision != sprt::Decision::Continue {
+                                        decided.store(true, std::sync::atomic::Ordering::Relaxed);
+                                    }
                                 }
                             }
                         }
@@ -323,10 +325,7 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
         names: pair_names,
         pentanomial: tracker.pentanomial,
         games: tracker.games,
-        sprt: settings.sprt.map(|s| {
-            let llr = tracker.pentanomial.llr(&s);
-            (s, llr, tracker.pentanomial.decision(&s))
-        }),
+        sprt: settings.sprt.map(|s| tracker.final_outcome(&s)),
     });
     Ok(MatchReport {
         games,
