@@ -21,7 +21,7 @@ pub mod xboard;
 pub mod xboard_pieces;
 pub mod xboard_targets;
 
-use crate::session::Finished;
+use crate::session::{Finished, WhenDone};
 pub use output::Output;
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -42,7 +42,7 @@ pub enum Event {
 }
 
 /// The callback a search calls when it ends: its result joins the protocol loop's events.
-pub fn search_done_to(tx: &Sender<Event>) -> Box<dyn FnOnce(Finished) + Send> {
+pub fn search_done_to(tx: &Sender<Event>) -> WhenDone {
     let tx = tx.clone();
     Box::new(move |finished| {
         let _ = tx.send(Event::SearchDone(finished));

@@ -14,7 +14,7 @@ use crate::game::AnyTables;
 use crate::games;
 use crate::search::multi_player::Method;
 use crate::search::{Info, Limits, Score, SearchOptions};
-use crate::session::{Finished, Session};
+use crate::session::{Finished, Reporter, Session};
 use crate::with_tables;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -358,11 +358,7 @@ impl Room {
 
     /// Sends every progress report of search `id` to the pages, and keeps the latest line per
     /// MultiPV index for pages that open later.
-    fn reporter(
-        self: &Arc<Self>,
-        id: u64,
-        purpose: Purpose,
-    ) -> Box<dyn FnMut(&Info<String>) + Send> {
+    fn reporter(self: &Arc<Self>, id: u64, purpose: Purpose) -> Reporter {
         let room = Arc::downgrade(self);
         Box::new(move |r: &Info<String>| {
             let Some(room) = room.upgrade() else { return };

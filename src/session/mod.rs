@@ -23,9 +23,15 @@ use std::sync::Arc;
 /// A finished search: the searcher comes back (in a board of the searched game) with the
 /// move it chose.
 pub struct Finished {
-    board: AnyBoard,
+    // Boxed: a board of the wide games is large, and this travels through channels.
+    board: Box<AnyBoard>,
     outcome: SearchOutcome,
 }
+
+/// Where a search's progress reports go, with the principal variation as move strings.
+pub type Reporter = Box<dyn FnMut(&Info<String>) + Send>;
+/// What a search calls when it ends (see [`Session::finish`]).
+pub type WhenDone = Box<dyn FnOnce(Finished) + Send>;
 
 /// The move a search chose, as move strings in the game's notation.
 #[derive(Clone, Debug)]
@@ -272,8 +278,8 @@ impl Session {
         &mut self,
         limits: Limits,
         stop: Arc<AtomicBool>,
-        report: Box<dyn FnMut(&Info<String>) + Send>,
-        done: Box<dyn FnOnce(Finished) + Send>,
+        report: Reporter,
+        done: WhenDone,
     ) {
         let method = self.multi_player;
         with_board!(&mut self.board, b => {
@@ -292,7 +298,7 @@ impl Session {
 
     /// Takes the searcher back from a finished search and returns what it found.
     pub fn finish(&mut self, finished: Finished) -> SearchOutcome {
-        let mut returned = finished.board;
+        let mut returned = *finished.board;
         if self.board.would_take_searcher(&returned) {
             // Options changed during the search apply now.
             let options = self.options;
@@ -328,8 +334,8 @@ fn spawn_search<B: BitSet>(
     board: Board<B>,
     limits: Limits,
     stop: Arc<AtomicBool>,
-    mut report: Box<dyn FnMut(&Info<String>) + Send>,
-    done: Box<dyn FnOnce(Finished) + Send>,
+    mut report: Reporter,
+    done: WhenDone,
 ) where
     AnyBoard: From<Board<B>>,
 {
@@ -349,7 +355,7 @@ fn spawn_search<B: BitSet>(
             searcher: Some(searcher),
         };
         done(Finished {
-            board: AnyBoard::from(board),
+            board: Box::new(AnyBoard::from(board)),
             outcome,
         });
     });

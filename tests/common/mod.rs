@@ -2,8 +2,6 @@
 //! (Armies of Faith) or a fixed corner (Missionary), move lists as strings.
 #![allow(dead_code)]
 
-mod rng;
-
 use panoply::bitboard::Wide;
 use panoply::game::AnyTables;
 use panoply::geometry::Cell;
@@ -113,7 +111,7 @@ pub fn play(t: &Tables<Wide>, pos: &Position<Wide>, mv: &str) -> Position<Wide> 
 }
 
 #[allow(unused_imports)]
-pub use rng::Rng;
+pub use crate::rng::Rng;
 
 /// A Missionary-family position: Black Emperor on ua8; White Emperor on vb6 and a Rook on
 /// zb8; `holdings` in hand (e.g. `R`), `side` to move.

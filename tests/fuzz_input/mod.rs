@@ -7,9 +7,7 @@
 use panoply::game::{AnyTables, Game};
 use panoply::with_tables;
 
-#[path = "../common/rng.rs"]
-mod rng;
-pub use rng::Rng;
+pub use crate::rng::Rng;
 
 /// Every family, flat and 3D, two and four players.
 pub const VARIANTS: &[&str] = &[

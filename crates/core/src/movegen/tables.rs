@@ -12,27 +12,39 @@ use crate::position::Position;
 use crate::variant::{RuleFunctions, Variant};
 use std::sync::Arc;
 
+/// Rule events after a move, before the next player's turn.
+pub type AfterMove<B> = fn(&Tables<B>, &mut Position<B>);
+/// Whether the game ended before the side to move moves.
+pub type GameOver<B> = fn(&Tables<B>, &Position<B>) -> bool;
+/// Calls the sink with each pseudo-legal move that no piece's move table makes.
+pub type ExtraMoves<B> = fn(&Tables<B>, &Position<B>, &mut dyn FnMut(Move));
+/// A verdict on the position before the side to move moves.
+pub type VerdictOf<B> = fn(&Tables<B>, &Position<B>) -> Option<Verdict>;
+/// How the game has ended, given the earlier positions and moves, oldest first.
+pub type OutcomeOf<B> = fn(&Tables<B>, &Position<B>, &[(Position<B>, Move)]) -> Option<Outcome>;
+/// Reads a position string.
+pub type ParsePosition<B> = fn(&Tables<B>, &str) -> Result<Position<B>, PositionError>;
+/// Writes a position string.
+pub type FormatPosition<B> = fn(&Tables<B>, &Position<B>) -> String;
+
 /// The rules of a family that are functions rather than data, for one bitset width. Each is
 /// `None` where the family has no such rule, so that the shared code pays one test of a
 /// field for it, as it would for a flag on the variant. A family fills these in when it
 /// builds its variant ([`FamilyRules::for_both_widths`]).
 pub struct FamilyRules<B: BitSet> {
-    /// Rule events after a move, before the next player's turn (Armies of Faith's
-    /// checkmates, eliminations and promotions by checkmate).
-    pub after_move: Option<fn(&Tables<B>, &mut Position<B>)>,
-    /// Whether the game ended before the side to move moves, so that there are no moves.
-    pub game_over: Option<fn(&Tables<B>, &Position<B>) -> bool>,
-    /// Pseudo-legal moves that no piece's move table makes (Armies of Faith's mergers).
-    pub extra_moves: Option<fn(&Tables<B>, &Position<B>, &mut dyn FnMut(Move))>,
-    /// A verdict on the position before the side to move moves, cheap enough for every
-    /// search node (Shatranj with Different Armies' bare King).
-    pub verdict: Option<fn(&Tables<B>, &Position<B>) -> Option<Verdict>>,
-    /// How the game has ended by the family's own rules, given the earlier positions and
-    /// moves, oldest first.
-    pub outcome: Option<fn(&Tables<B>, &Position<B>, &[(Position<B>, Move)]) -> Option<Outcome>>,
+    /// Armies of Faith's checkmates, eliminations and promotions by checkmate.
+    pub after_move: Option<AfterMove<B>>,
+    /// A game won by a checkmate, or with one army left, has no moves.
+    pub game_over: Option<GameOver<B>>,
+    /// Armies of Faith's mergers.
+    pub extra_moves: Option<ExtraMoves<B>>,
+    /// Cheap enough for every search node (Shatranj with Different Armies' bare King).
+    pub verdict: Option<VerdictOf<B>>,
+    /// The end of a game by the family's own rules.
+    pub outcome: Option<OutcomeOf<B>>,
     /// A position-string format of the family's own.
-    pub parse_position: Option<fn(&Tables<B>, &str) -> Result<Position<B>, PositionError>>,
-    pub format_position: Option<fn(&Tables<B>, &Position<B>) -> String>,
+    pub parse_position: Option<ParsePosition<B>>,
+    pub format_position: Option<FormatPosition<B>>,
 }
 
 // By hand: a derive would ask `B: Clone`, which fn pointers do not need.
