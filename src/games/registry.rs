@@ -34,13 +34,14 @@ fn added() -> Vec<Arc<dyn VariantSource>> {
 /// and the browser board.
 pub fn by_name(name: &str) -> Result<Variant, VariantError> {
     let name = name.trim().to_ascii_lowercase();
-    match built_in(&name) {
-        Err(VariantError::Unknown(_)) => added()
+    // A name the built-in families refuse (`cwda-` with an army of a file, say) may be an
+    // added source's; when none knows it, the built-in error says best what is wrong.
+    built_in(&name).or_else(|refusal| {
+        added()
             .iter()
             .find_map(|source| source.build(&name))
-            .unwrap_or(Err(VariantError::Unknown(name))),
-        known => known,
-    }
+            .unwrap_or(Err(refusal))
+    })
 }
 
 /// The variant's tables, of the width its board needs.
@@ -89,4 +90,45 @@ pub fn names() -> Vec<String> {
         out.extend(source.names());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A source that knows one name: chess under another name.
+    struct Renamed;
+
+    impl VariantSource for Renamed {
+        fn build(&self, name: &str) -> Option<Result<Variant, VariantError>> {
+            (name == "registry-test-chess").then(|| {
+                built_in("chess").map(|mut v| {
+                    v.name = name.to_string();
+                    v
+                })
+            })
+        }
+
+        fn names(&self) -> Vec<String> {
+            vec!["registry-test-chess".into()]
+        }
+    }
+
+    #[test]
+    fn added_sources_are_asked_after_the_built_in_families() {
+        assert!(matches!(
+            by_name("cwda-fide-nosuch"),
+            Err(VariantError::UnknownArmy { .. })
+        ));
+        add_source(Arc::new(Renamed));
+        let v = by_name(" Registry-Test-Chess ").expect("the added source knows it");
+        assert_eq!(v.name, "registry-test-chess");
+        assert!(names().contains(&"registry-test-chess".to_string()));
+        assert!(names().contains(&"chess".to_string()));
+        // Names nobody knows keep the built-in families' error.
+        assert_eq!(
+            by_name("nosuch").unwrap_err(),
+            VariantError::Unknown("nosuch".into())
+        );
+    }
 }

@@ -1,8 +1,8 @@
-//! Shatranj with Different Armies (docs/rules.md section 3): four shatranj-strength armies on 8x8,
-//! any pairing, plus plain `shatranj` with its traditional setup and letters. The rules that
-//! differ from chess are data on the variant (the royal-set rule, stalemate loses, bare king,
-//! the 70-move rule); the bare-king verdict is [`bare_king_verdict`], which reaches the game
-//! and the search as the variant's rule functions.
+//! Shatranj with Different Armies (docs/rules.md section 3): four shatranj-strength armies on
+//! 8x8, any pairing, plus plain `shatranj` with its traditional setup and letters. The rules
+//! that differ from chess are data on the variant (the royal-set rule, stalemate loses, the
+//! 70-move rule) and the bare-king rule, [`bare_king_verdict`], which reaches the game and the
+//! search as one of the variant's rule functions.
 
 use super::cwda::{last_rank_promotions, two_player_orientations};
 use super::VariantError;
@@ -175,7 +175,6 @@ fn shatranj_rules(name: String, pieces: Vec<PieceDef>, start: String) -> Variant
         start_position: start,
         royal_rule: RoyalRule::LoneRoyalOnly,
         stalemate: StalemateRule::Loss,
-        bare_king: true,
         move_rule_plies: 140,
         rules: FamilyRules::for_both_widths(bare_king_rules::<u64>(), bare_king_rules::<Wide>()),
         ..Variant::new(

@@ -147,8 +147,6 @@ pub struct Variant {
     pub drops: Option<DropRules>,
     pub royal_rule: RoyalRule,
     pub stalemate: StalemateRule,
-    /// Shatranj-style bare-king rule.
-    pub bare_king: bool,
     /// Plies without capture or pawn move that draw (100 = the 50-move rule); 0 = none.
     pub move_rule_plies: u16,
     /// How promotions are written.
@@ -192,7 +190,6 @@ impl Variant {
             drops: None,
             royal_rule: RoyalRule::Each,
             stalemate: StalemateRule::Draw,
-            bare_king: false,
             move_rule_plies: 100,
             promotion_suffix: PromotionSuffix::Token,
             stuck_player_passes: false,
