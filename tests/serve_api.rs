@@ -1,7 +1,8 @@
 //! `panoply serve`'s JSON API over a real TCP socket, for every game family: start, legal
 //! targets, moves, drops, promotions, a Cyclical type change, a four-player checkmate event,
 //! engine moves, undo, the event stream, the game record, and refused requests (4xx with a
-//! one-line message, the game unchanged).
+//! one-line message, the game unchanged), among them those of foreign web pages (a foreign
+//! `Host` or `Origin`, a POST not JSON: 403 on every endpoint).
 
 use crate::common;
 
@@ -20,14 +21,35 @@ fn serve(variant: &str) -> SocketAddr {
     addr
 }
 
-/// One HTTP/1.0 request (so that the body is never chunked); returns the status and the body.
+/// One HTTP/1.0 request (so that the body is never chunked) from a local tool: the server's
+/// own Host, a JSON body, no Origin. Returns the status and the body.
 fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let host = addr.to_string();
+    let headers = [
+        ("Host", host.as_str()),
+        ("Content-Type", "application/json"),
+    ];
+    request(addr, method, path, &headers, body)
+}
+
+/// One HTTP/1.0 request with exactly `headers` (and the body's Content-Length); returns the
+/// status and the body.
+fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let head: String = headers
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
     write!(
         s,
-        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.0\r\n{head}Content-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -488,4 +510,174 @@ fn the_command_prints_its_address_or_one_line_of_error() {
     assert_eq!(get(addr, "/api/state")["variant"], "missionary");
     child.kill().unwrap();
     child.wait().unwrap();
+}
+
+/// A request a foreign page could make: refused with 403 and a one-line reason, the whole game
+/// (position, seats, engine settings) as it was.
+fn forbidden(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)], body: &str) {
+    let before = get(addr, "/api/state");
+    let (status, text) = request(addr, method, path, headers, body);
+    assert_eq!(status, 403, "{method} {path} {headers:?}: {text}");
+    let error = serde_json::from_str::<Value>(&text).unwrap()["error"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        error.starts_with("refused: ") && !error.contains('\n'),
+        "{error:?}"
+    );
+    assert_eq!(
+        get(addr, "/api/state"),
+        before,
+        "{method} {path} {headers:?}"
+    );
+}
+
+/// Every GET that reads the game (the event stream too) and the page itself.
+const READS: [&str; 7] = [
+    "/api/state",
+    "/api/game.pgn",
+    "/api/events",
+    "/api/view?ply=0",
+    "/api/targets?from=e2",
+    "/",
+    "/app.js",
+];
+
+/// Every POST, each with a body that would change the game if it were taken. `/api/resume`
+/// last: it only shows when the engine is paused.
+const WRITES: [(&str, &str); 7] = [
+    ("/api/new", r#"{"variant": "shatranj"}"#),
+    ("/api/move", r#"{"move": "e7e5"}"#),
+    ("/api/undo", "{}"),
+    ("/api/seats", r#"{"seats": ["engine", "engine"]}"#),
+    (
+        "/api/engine",
+        r#"{"nodes": 5, "multipv": 3, "method": "brs", "analysis": true}"#,
+    ),
+    ("/api/stop", "{}"),
+    ("/api/resume", "{}"),
+];
+
+/// A game with a move to take back and the engine idle, so that every POST of [`WRITES`]
+/// would show in the state.
+fn game_in_progress() -> SocketAddr {
+    let addr = serve("chess");
+    humans(addr, 2);
+    post(addr, "/api/move", json!({ "move": "e2e4" }));
+    addr
+}
+
+/// Checks every POST of [`WRITES`] with `headers`, pausing the engine before `/api/resume`.
+fn every_write_forbidden(addr: SocketAddr, headers: &[(&str, &str)]) {
+    for (path, body) in WRITES {
+        if path == "/api/resume" {
+            post(addr, "/api/stop", json!({}));
+        }
+        forbidden(addr, "POST", path, headers, body);
+    }
+    post(addr, "/api/resume", json!({}));
+}
+
+#[test]
+fn a_foreign_host_is_refused_on_every_endpoint() {
+    let addr = game_in_progress();
+    let rebound = format!("evil.example:{}", addr.port());
+    let other_port = format!("127.0.0.1:{}", addr.port().wrapping_add(1));
+    for host in [rebound.as_str(), other_port.as_str(), "evil.example"] {
+        for path in READS {
+            forbidden(addr, "GET", path, &[("Host", host)], "");
+        }
+        let json = ("Content-Type", "application/json");
+        every_write_forbidden(addr, &[("Host", host), json]);
+    }
+    // No Host at all (an HTTP/1.0 client): which name it used is unknown.
+    forbidden(addr, "GET", "/api/state", &[], "");
+    forbidden(addr, "GET", "/api/events", &[], "");
+    forbidden(
+        addr,
+        "POST",
+        "/api/new",
+        &[("Content-Type", "application/json")],
+        "{}",
+    );
+    // Two Host headers: the first must not vouch for the second.
+    let own = addr.to_string();
+    let twice = [("Host", own.as_str()), ("Host", rebound.as_str())];
+    forbidden(addr, "GET", "/api/state", &twice, "");
+}
+
+#[test]
+fn a_foreign_origin_is_refused() {
+    let addr = game_in_progress();
+    let own = addr.to_string();
+    let json = ("Content-Type", "application/json");
+    let other_port = format!("http://127.0.0.1:{}", addr.port().wrapping_add(1));
+    for origin in ["http://evil.example", "null", other_port.as_str()] {
+        every_write_forbidden(addr, &[("Host", &own), ("Origin", origin), json]);
+        // Reads too: a foreign page has no business with the event stream either.
+        for path in READS {
+            forbidden(addr, "GET", path, &[("Host", &own), ("Origin", origin)], "");
+        }
+    }
+}
+
+#[test]
+fn a_post_that_is_not_json_is_refused() {
+    let addr = game_in_progress();
+    let own = addr.to_string();
+    for kind in [
+        "text/plain",
+        "text/plain; charset=utf-8",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+    ] {
+        every_write_forbidden(addr, &[("Host", &own), ("Content-Type", kind)]);
+    }
+    every_write_forbidden(addr, &[("Host", &own)]);
+    // The issue's request: a foreign page's text/plain POST.
+    let evil = [
+        ("Host", own.as_str()),
+        ("Content-Type", "text/plain"),
+        ("Origin", "http://evil.example"),
+    ];
+    forbidden(addr, "POST", "/api/new", &evil, r#"{"variant":"chess"}"#);
+}
+
+#[test]
+fn the_own_page_and_local_tools_are_served() {
+    let addr = game_in_progress();
+    let port = addr.port();
+    let own = addr.to_string();
+    let localhost = format!("LocalHost:{port}");
+    let page = format!("http://127.0.0.1:{port}");
+    let page_via_localhost = format!("http://localhost:{port}");
+    let json = ("Content-Type", "application/json; charset=UTF-8");
+    for (host, origin) in [(&own, &page), (&localhost, &page_via_localhost)] {
+        let (status, text) = request(addr, "GET", "/api/state", &[("Host", host)], "");
+        assert_eq!(status, 200, "{host}: {text}");
+        let headers = [("Host", host.as_str()), ("Origin", origin.as_str()), json];
+        let (status, text) = request(addr, "GET", "/api/targets?from=e7", &headers, "");
+        assert_eq!(status, 200, "{host} {origin}: {text}");
+        let (status, text) = request(addr, "POST", "/api/undo", &headers, "{}");
+        assert_eq!(status, 200, "{host} {origin}: {text}");
+        let (status, text) = request(addr, "POST", "/api/move", &headers, r#"{"move":"e2e4"}"#);
+        assert_eq!(status, 200, "{host} {origin}: {text}");
+    }
+    // As curl sends it: no Origin, JSON.
+    let state = post(addr, "/api/new", json!({ "variant": "shatranj" }));
+    assert_eq!(state["variant"], "shatranj");
+    // The event stream from the page's own address and origin.
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "GET /api/events HTTP/1.1\r\nHost: localhost:{port}\r\nOrigin: {page_via_localhost}\r\n\r\n"
+    )
+    .unwrap();
+    let mut line = String::new();
+    BufReader::new(stream).read_line(&mut line).unwrap();
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
 }

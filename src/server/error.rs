@@ -1,6 +1,7 @@
 //! Why a request was refused: each error is one line for the user and an HTTP 4xx status.
 //! A refused request never changes the game.
 
+use super::guard::Refusal;
 use crate::games::VariantError;
 use crate::movegen::notation::MoveError;
 use crate::position::fen::PositionError;
@@ -29,6 +30,8 @@ pub enum ApiError {
     NothingToUndo,
     /// A move number outside the game.
     NoSuchPly(usize),
+    /// Not from the board's own page: a foreign `Host` or `Origin`, or a POST not JSON.
+    Refused(Refusal),
 }
 
 impl ApiError {
@@ -44,6 +47,7 @@ impl ApiError {
             | ApiError::GameOver(_)
             | ApiError::NothingToUndo => 409,
             ApiError::IllegalMove(_) => 422,
+            ApiError::Refused(_) => 403,
         }
     }
 }
@@ -63,11 +67,18 @@ impl fmt::Display for ApiError {
             ApiError::GameOver(result) => write!(f, "the game is over: {result}"),
             ApiError::NothingToUndo => write!(f, "there is no move to take back"),
             ApiError::NoSuchPly(n) => write!(f, "the game has no position after {n} moves"),
+            ApiError::Refused(refusal) => write!(f, "{refusal}"),
         }
     }
 }
 
 impl std::error::Error for ApiError {}
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> ApiError {
+        ApiError::Refused(refusal)
+    }
+}
 
 impl From<MoveError> for ApiError {
     fn from(e: MoveError) -> ApiError {

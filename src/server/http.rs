@@ -1,9 +1,10 @@
 //! Routes HTTP requests: the page's files, the JSON API over the table, the event stream and
 //! the game download. Every API answer is JSON; a refused request is a 4xx answer
-//! `{"error": "<one line>"}`.
+//! `{"error": "<one line>"}`. Every request passes the [`guard`] first, the event stream too.
 
 use super::assets;
 use super::error::ApiError;
+use super::guard;
 use super::record::game_text;
 use super::table::{Budget, Room, Seat};
 use super::view::{PlyView, TargetsView};
@@ -16,20 +17,25 @@ use tiny_http::{Method as HttpMethod, Request};
 /// Request bodies are small JSON objects; a position string is at most a few kilobytes.
 const MAX_BODY: u64 = 64 * 1024;
 
-/// Answers one request (on its own thread; the event stream keeps its thread).
-pub fn handle(room: &Arc<Room>, mut request: Request) {
+/// Answers one request to the server on `port` (on its own thread; the event stream keeps
+/// its thread).
+pub fn handle(room: &Arc<Room>, port: u16, mut request: Request) {
     let url = request.url().to_string();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
     let path = path.to_string();
     let method = request.method().clone();
-    if method == HttpMethod::Get && path == "/api/events" {
+    let admitted = guard::admit_request(&request, port);
+    if admitted.is_ok() && method == HttpMethod::Get && path == "/api/events" {
         room.hub.stream(request.into_writer());
         return;
     }
-    let answer = match method {
-        HttpMethod::Get => get(room, &path, query),
-        HttpMethod::Post => read_body(&mut request).and_then(|body| post(room, &path, &body)),
-        _ => Err(ApiError::NotFound(path.clone())),
+    let answer = match (admitted, &method) {
+        (Err(refusal), _) => Err(refusal.into()),
+        (Ok(()), HttpMethod::Get) => get(room, &path, query),
+        (Ok(()), HttpMethod::Post) => {
+            read_body(&mut request).and_then(|body| post(room, &path, &body))
+        }
+        (Ok(()), _) => Err(ApiError::NotFound(path.clone())),
     };
     let (status, content_type, body, download) = match answer {
         Ok(Answer::Json(v)) => (200, "application/json", v.to_string(), None),
@@ -61,6 +67,7 @@ fn respond(
     let reason = match status {
         200 => "OK",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         409 => "Conflict",
         422 => "Unprocessable Entity",

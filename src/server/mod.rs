@@ -6,6 +6,7 @@
 
 mod assets;
 pub mod error;
+mod guard;
 mod http;
 mod hub;
 mod record;
@@ -58,11 +59,13 @@ impl Server {
         self.addr
     }
 
-    /// Serves requests until the process ends, each on a thread of its own.
+    /// Serves requests until the process ends, each on a thread of its own. Only requests
+    /// from the board's own page or local tools are answered ([`guard`]).
     pub fn run(self) {
+        let port = self.addr.port();
         for request in self.http.incoming_requests() {
             let room = Arc::clone(&self.room);
-            std::thread::spawn(move || http::handle(&room, request));
+            std::thread::spawn(move || http::handle(&room, port, request));
         }
     }
 }
