@@ -186,7 +186,10 @@ pub fn attackers_to<B: BitSet>(
 }
 
 /// The piece of `theirs` (player `p`) that slides onto `cell` along direction `d`, if any.
-#[inline]
+// Always: since the core is a crate of its own, Armies of Faith's checkmate events (in the
+// engine crate) call `attacked_by` from another module, where LLVM stopped inlining this
+// and the aof5 perft cost 6% more instructions.
+#[inline(always)]
 fn slides_onto<B: BitSet>(
     t: &Tables<B>,
     pos: &Position<B>,
