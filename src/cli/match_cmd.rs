@@ -86,6 +86,13 @@ pub struct MatchArgs {
 
 impl MatchArgs {
     pub fn run(self) -> Result<(), Failure> {
+        // Settings first: a typo in them is reported before any engine file is read.
+        let sprt = self
+            .sprt
+            .as_deref()
+            .map(SprtSettings::parse)
+            .transpose()
+            .map_err(|e| Failure(format!("--sprt: {e}")))?;
         let mut engines = self
             .engines
             .iter()
@@ -96,12 +103,7 @@ impl MatchArgs {
             engines,
             book: self.read_book()?,
             openings: read_openings(&self.openings)?,
-            sprt: self
-                .sprt
-                .as_deref()
-                .map(SprtSettings::parse)
-                .transpose()
-                .map_err(|e| Failure(format!("--sprt: {e}")))?,
+            sprt,
             adjudication: self.adjudication()?,
             control: self.control()?,
             variants: self.variants,

@@ -125,6 +125,12 @@ impl PairTracker {
     }
 }
 
+/// `x` with three decimals, never `-0.000`: a ratio that rounds to zero has no sign.
+fn three_decimals(x: f64) -> String {
+    // Adding 0.0 turns -0.0 into 0.0; rounding first catches -0.0004 too.
+    format!("{:.3}", (x * 1000.0).round() / 1000.0 + 0.0)
+}
+
 impl SprtOutcome {
     /// `SPRT: llr 1.230 (41.8%), lbound -2.94, ubound 2.94, model logistic`: cutechess-cli's
     /// shape with the Elo model appended.
@@ -133,8 +139,9 @@ impl SprtOutcome {
         let llr = self.llr;
         let share = if llr >= 0.0 { llr / hi } else { llr / -lo };
         format!(
-            "SPRT: llr {llr:.3} ({:.1}%), lbound {lo:.2}, ubound {hi:.2}, model {}",
-            share * 100.0,
+            "SPRT: llr {} ({:.1}%), lbound {lo:.2}, ubound {hi:.2}, model {}",
+            three_decimals(llr),
+            share * 100.0 + 0.0,
             self.settings.model
         )
     }
@@ -168,9 +175,9 @@ impl PairReport {
         if let Some(t) = &self.sprt {
             let (lo, hi) = t.settings.bounds();
             out.push_str(&format!(
-                "SPRT ({}): llr {:.3}, bounds [{lo:.2}, {hi:.2}], {} pairs: {}\n",
+                "SPRT ({}): llr {}, bounds [{lo:.2}, {hi:.2}], {} pairs: {}\n",
                 t.settings,
-                t.llr,
+                three_decimals(t.llr),
                 t.pentanomial.pairs(),
                 t.decision
             ));
@@ -196,6 +203,14 @@ impl PairReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ratios_that_round_to_zero_are_printed_without_a_sign() {
+        assert_eq!(three_decimals(-0.0004), "0.000");
+        assert_eq!(three_decimals(-0.0), "0.000");
+        assert_eq!(three_decimals(-0.0006), "-0.001");
+        assert_eq!(three_decimals(2.9475), "2.948");
+    }
 
     fn settings() -> SprtSettings {
         SprtSettings::parse(&["elo0=0 elo1=5".to_string()]).unwrap()
