@@ -2,20 +2,26 @@
 //! targets, moves, drops, promotions, a Cyclical type change, a four-player checkmate event,
 //! engine moves, undo, the event stream, the game record, and refused requests (4xx with a
 //! one-line message, the game unchanged), among them those of foreign web pages (a foreign
-//! `Host` or `Origin`, a POST not JSON: 403 on every endpoint).
+//! `Host` or `Origin`, a POST not JSON: 403 on every endpoint), and the game kept on disk
+//! across a killed server.
 
 use crate::common;
 
 use common::{board, missionary_corner, tables, with_kings};
-use panoply::server::Server;
+use panoply::server::{Keep, Server};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A server on a free port with `variant` on the table, serving on a thread of its own.
 fn serve(variant: &str) -> SocketAddr {
-    let server = Server::bind(0, variant).expect("server starts");
+    serve_on(Server::bind(0, variant).expect("server starts"))
+}
+
+fn serve_on(server: Server) -> SocketAddr {
     let addr = server.addr();
     std::thread::spawn(move || server.run());
     addr
@@ -477,7 +483,6 @@ fn the_page_and_its_modules_are_served() {
 
 #[test]
 fn the_command_prints_its_address_or_one_line_of_error() {
-    use std::process::{Command, Stdio};
     let bin = env!("CARGO_BIN_EXE_panoply");
     let out = Command::new(bin)
         .args(["serve", "--variant", "nochess"])
@@ -488,8 +493,11 @@ fn the_command_prints_its_address_or_one_line_of_error() {
         String::from_utf8_lossy(&out.stderr).trim(),
         "panoply: unknown variant 'nochess' (run `panoply variants` for the list)"
     );
+    // The game is kept on disk: never in the real home.
+    let data = scratch("address");
     let mut child = Command::new(bin)
         .args(["serve", "--port", "0", "--variant", "missionary"])
+        .env("XDG_DATA_HOME", &data)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -510,6 +518,233 @@ fn the_command_prints_its_address_or_one_line_of_error() {
     assert_eq!(get(addr, "/api/state")["variant"], "missionary");
     child.kill().unwrap();
     child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// An empty directory of this test's own under the system's temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("panoply-serve-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `panoply serve` on `port` (0: any) with the extra `args`, its data directory in `data`.
+/// Returns the process and its address.
+fn start_serve(port: u16, data: &Path, args: &[&str]) -> (Child, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_panoply"))
+        .args(["serve", "--port", &port.to_string()])
+        .args(args)
+        .env("XDG_DATA_HOME", data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let address = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    let addr = address
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    (child, addr)
+}
+
+/// Kills the server (SIGKILL on Unix: no chance to write anything more) and returns what it
+/// wrote on stderr.
+fn kill(mut child: Child) -> String {
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    err
+}
+
+fn history_moves(state: &Value) -> Vec<String> {
+    state["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn kept_moves(file: &Path) -> Vec<String> {
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    kept["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_killed_engine_game_continues_from_its_last_move() {
+    let data = scratch("kill");
+    let state_dir = data.join("games");
+    let dir_arg = ["--state-dir", state_dir.to_str().unwrap()];
+    let (child, addr) = start_serve(0, &data, &dir_arg);
+    let port = addr.port();
+    assert_eq!(get(addr, "/api/state")["resumed"], false);
+    post(addr, "/api/engine", json!({ "movetime": 40 }));
+    post(addr, "/api/move", json!({ "move": "e2e4" }));
+    post(addr, "/api/seats", json!({ "seats": ["engine", "engine"] }));
+    let before = wait_for(addr, |s| s["ply"].as_u64().unwrap() >= 6);
+    let err = kill(child);
+    assert_eq!(err, "", "nothing on stderr");
+
+    // The file holds every move the server had answered with, and maybe the next ones.
+    let file = state_dir.join(format!("serve-{port}.json"));
+    let kept = kept_moves(&file);
+    let seen = history_moves(&before);
+    assert!(kept.starts_with(&seen), "{kept:?} after {seen:?}");
+    assert!(!state_dir.join(format!("serve-{port}.json.tmp")).exists());
+
+    let (child, addr) = start_serve(port, &data, &dir_arg);
+    let state = get(addr, "/api/state");
+    assert_eq!(state["resumed"], true);
+    assert_eq!(state["seats"], json!(["engine", "engine"]));
+    assert_eq!(state["engine"]["movetime"], 40);
+    assert!(history_moves(&state).starts_with(&kept), "{state}");
+    // The engine is to move and thinks again on its own.
+    let n = kept.len() as u64;
+    let state = wait_for(addr, |s| {
+        s["ply"].as_u64().unwrap() > n || !s["outcome"].is_null()
+    });
+    assert!(history_moves(&state).starts_with(&kept));
+
+    // A new game from the page ends the notice.
+    let state = post(addr, "/api/new", json!({}));
+    assert_eq!(
+        (state["resumed"].clone(), state["ply"].clone()),
+        (json!(false), json!(0))
+    );
+    assert_eq!(kill(child), "");
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn fresh_starts_clean_and_a_finished_game_stays_downloadable() {
+    // No --state-dir: the file goes to $XDG_DATA_HOME/panoply.
+    let data = scratch("fresh");
+    let (child, addr) = start_serve(0, &data, &[]);
+    let port = addr.port();
+    humans(addr, 2);
+    for mv in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        post(addr, "/api/move", json!({ "move": mv }));
+    }
+    kill(child);
+    let file = data.join(format!("panoply/serve-{port}.json"));
+    assert_eq!(kept_moves(&file).len(), 4);
+
+    let (child, addr) = start_serve(port, &data, &[]);
+    let state = get(addr, "/api/state");
+    assert_eq!(
+        (state["ply"].clone(), state["resumed"].clone()),
+        (json!(4), json!(true))
+    );
+    assert!(!state["outcome"].is_null(), "the mate is there again");
+    let (status, record) = http(addr, "GET", "/api/game.pgn", "");
+    assert_eq!(status, 200);
+    assert!(
+        record.contains("[Result \"0-1\"]") && record.contains("h4"),
+        "{record}"
+    );
+    kill(child);
+
+    let (child, addr) = start_serve(port, &data, &["--fresh", "--variant", "shatranj"]);
+    let state = get(addr, "/api/state");
+    assert_eq!(state["variant"], "shatranj");
+    assert_eq!(
+        (state["ply"].clone(), state["resumed"].clone()),
+        (json!(0), json!(false))
+    );
+    assert_eq!(kill(child), "");
+    // --fresh replaced the kept game at once.
+    assert!(kept_moves(&file).is_empty());
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn a_damaged_file_is_reported_in_one_line_and_set_aside() {
+    let data = scratch("damaged");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = data.join("panoply");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("serve-{port}.json"));
+    std::fs::write(&file, "{\"version\": 1, \"moves\": [").unwrap();
+    let (child, addr) = start_serve(port, &data, &[]);
+    let state = get(addr, "/api/state");
+    assert_eq!(
+        (state["ply"].clone(), state["resumed"].clone()),
+        (json!(0), json!(false))
+    );
+    let err = kill(child);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("is damaged") && err.contains(".bad"), "{err}");
+    assert!(dir.join(format!("serve-{port}.json.bad")).exists());
+
+    // A file that parses but does not replay: an illegal move.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut kept: Value = serde_json::from_str(&text).unwrap();
+    kept["moves"] = json!(["e2e4", "e2e4"]);
+    std::fs::write(&file, kept.to_string()).unwrap();
+    let (child, addr) = start_serve(port, &data, &[]);
+    assert_eq!(get(addr, "/api/state")["ply"], 0);
+    let err = kill(child);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("cannot be continued") && err.contains("move 2"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn two_servers_keep_two_files() {
+    let data = scratch("two");
+    let keep = || {
+        Some(Keep {
+            dir: Some(data.clone()),
+            fresh: false,
+        })
+    };
+    let a = Server::open(0, "chess", keep()).unwrap();
+    let b = Server::open(0, "shatranj", keep()).unwrap();
+    let (pa, pb) = (a.addr().port(), b.addr().port());
+    let (a, b) = (serve_on(a), serve_on(b));
+    humans(a, 2);
+    post(a, "/api/move", json!({ "move": "d2d4" }));
+    humans(b, 2);
+    let read = |port: u16| -> Value {
+        let text = std::fs::read_to_string(data.join(format!("serve-{port}.json"))).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    assert_eq!(
+        (read(pa)["variant"].clone(), read(pa)["moves"].clone()),
+        (json!("chess"), json!(["d2d4"]))
+    );
+    assert_eq!(
+        (read(pb)["variant"].clone(), read(pb)["moves"].clone()),
+        (json!("shatranj"), json!([]))
+    );
+    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// A request a foreign page could make: refused with 403 and a one-line reason, the whole game

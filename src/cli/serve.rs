@@ -2,8 +2,9 @@
 
 use super::Failure;
 use clap::Args;
-use panoply::server::Server;
+use panoply::server::{Keep, Server};
 use std::io::Write;
+use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -12,11 +13,22 @@ pub struct ServeArgs {
     /// The game on the board at first (the page can change it).
     #[arg(long, default_value = "chess")]
     variant: String,
+    /// Start a new game instead of continuing the one kept from the last run on this port.
+    #[arg(long)]
+    fresh: bool,
+    /// Where the game is kept, one file per port [default: $XDG_DATA_HOME/panoply, else
+    /// ~/.local/share/panoply].
+    #[arg(long, value_name = "DIR")]
+    state_dir: Option<PathBuf>,
 }
 
 impl ServeArgs {
     pub fn run(self) -> Result<(), Failure> {
-        let server = Server::bind(self.port, &self.variant)?;
+        let keep = Keep {
+            dir: self.state_dir,
+            fresh: self.fresh,
+        };
+        let server = Server::open(self.port, &self.variant, Some(keep))?;
         announce(&format!("http://{}/", server.addr()));
         server.run();
         Ok(())

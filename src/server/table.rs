@@ -9,6 +9,8 @@
 
 use super::error::ApiError;
 use super::hub::Hub;
+use super::saved::{MovesView, SavedGame, Store};
+pub use super::settings::{Budget, Seat};
 use super::view::{outcome_text, seat_names, StateView};
 use crate::game::AnyTables;
 use crate::games;
@@ -20,55 +22,9 @@ use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
 
 /// The hash table of the server's one searcher.
 const HASH_MB: usize = 32;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    Human,
-    Engine,
-}
-
-impl Seat {
-    fn name(self) -> &'static str {
-        match self {
-            Seat::Human => "human",
-            Seat::Engine => "engine",
-        }
-    }
-    pub fn from_name(s: &str) -> Option<Seat> {
-        match s {
-            "human" => Some(Seat::Human),
-            "engine" => Some(Seat::Engine),
-            _ => None,
-        }
-    }
-}
-
-/// What the engine spends on a move it plays.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Budget {
-    pub nodes: Option<u64>,
-    pub movetime_ms: Option<u64>,
-    pub depth: Option<u32>,
-}
-
-impl Budget {
-    fn limits(self) -> Limits {
-        let mut l = Limits {
-            nodes: self.nodes,
-            movetime: self.movetime_ms.map(Duration::from_millis),
-            depth: self.depth,
-            ..Limits::default()
-        };
-        if l.nodes.is_none() && l.movetime.is_none() && l.depth.is_none() {
-            l.movetime = Some(Duration::from_secs(1));
-        }
-        l
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Purpose {
@@ -100,6 +56,13 @@ pub struct Table {
     next_search: u64,
     /// The latest line per MultiPV index of the current search.
     thinking: Vec<Value>,
+    /// Where the game is kept after every change (none: in memory only).
+    store: Option<Store>,
+    /// The game was continued from the file at start (until a new game), for the page's notice.
+    resumed: bool,
+    /// The last write failed: it was reported once, and is reported again only after a
+    /// success, so that a full disk does not fill the log with a line per move.
+    save_failed: bool,
 }
 
 /// The variant, the seats' names (White, Catholic, ...), who plays them and the result.
@@ -147,6 +110,9 @@ impl Room {
             search: None,
             next_search: 0,
             thinking: Vec::new(),
+            store: None,
+            resumed: false,
+            save_failed: false,
         };
         Ok(Arc::new(Room {
             table: Mutex::new(table),
@@ -173,6 +139,7 @@ impl Room {
     /// After a change: older thinking is stopped and forgotten, the next search is chosen.
     fn changed(self: &Arc<Self>, t: &mut Table) {
         t.generation += 1;
+        t.save();
         t.thinking.clear();
         if let Some(s) = &t.search {
             s.stop.store(true, Ordering::Relaxed);
@@ -184,6 +151,48 @@ impl Room {
 
     pub fn state(&self) -> Value {
         self.lock().state()
+    }
+
+    /// A room with a kept game set up again: its variant, start position, seats and engine
+    /// settings, then every move through the session, checked as when it was first played.
+    pub fn restore(saved: &SavedGame) -> Result<Arc<Room>, String> {
+        let room = Room::new(&saved.variant).map_err(|e| e.to_string())?;
+        {
+            let mut t = room.lock();
+            t.new_game(None, Some(&saved.start))
+                .map_err(|e| e.to_string())?;
+            if saved.seats.len() != t.seats.len() {
+                return Err(format!(
+                    "{} seats for a game of {}",
+                    saved.seats.len(),
+                    t.seats.len()
+                ));
+            }
+            t.seats = saved.seats.clone();
+            t.budget = saved.budget;
+            let options = SearchOptions {
+                multi_pv: saved.multi_pv.clamp(1, 8),
+                ..*t.session.options()
+            };
+            t.session.set_options(options).map_err(|e| e.to_string())?;
+            t.session.set_multi_player_method(saved.method);
+            for (i, mv) in saved.moves.iter().enumerate() {
+                t.session
+                    .play(mv)
+                    .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
+            }
+            t.resumed = !saved.moves.is_empty();
+        }
+        Ok(room)
+    }
+
+    /// From now on the game is kept in `store` (written at once, so that a `--fresh` start
+    /// replaces the old game), and the engine starts if it is to move, as after any change.
+    pub fn keep(self: &Arc<Self>, store: Option<Store>) {
+        let mut t = self.lock();
+        t.store = store;
+        t.save();
+        self.schedule(&mut t);
     }
 
     pub fn visit<V: crate::session::GameVisitor>(&self, v: V) -> V::Output {
@@ -463,6 +472,7 @@ impl Table {
             self.seats = default_seats(players);
         }
         self.paused = false;
+        self.resumed = false;
         Ok(())
     }
 
@@ -485,7 +495,32 @@ impl Table {
         });
         v["thinking"] = json!(self.thinking);
         v["generation"] = json!(self.generation);
+        v["resumed"] = json!(self.resumed);
         v
+    }
+
+    /// Writes the game to its file, if it has one. A failed write is reported, and the game
+    /// goes on in memory: the board must not stop because the disk is full.
+    fn save(&mut self) {
+        let Some(store) = &self.store else { return };
+        let (start, moves) = self.session.visit(MovesView);
+        let game = SavedGame {
+            variant: self.session.variant().name.clone(),
+            start,
+            moves,
+            seats: self.seats.clone(),
+            budget: self.budget,
+            multi_pv: self.session.options().multi_pv,
+            method: self.session.multi_player_method(),
+        };
+        match store.save(&game) {
+            Ok(()) => self.save_failed = false,
+            Err(e) if !self.save_failed => {
+                eprintln!("panoply serve: {e}");
+                self.save_failed = true;
+            }
+            Err(_) => {}
+        }
     }
 }
 

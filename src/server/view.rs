@@ -164,7 +164,7 @@ fn outcome_json(names: &[String], o: &Outcome) -> Value {
     }
 }
 
-fn start_position<B: BitSet>(g: &Game<B>) -> String {
+pub(super) fn start_position<B: BitSet>(g: &Game<B>) -> String {
     match g.history.first() {
         Some((p, _)) => crate::position::fen::format(&g.tables, p),
         None => g.position_string(),

@@ -140,6 +140,7 @@ function render() {
   }, perRow());
   renderHands(board);
   $("status").innerHTML = panels.statusHtml(state);
+  $("resumed").hidden = !state.resumed;
   $("seats").innerHTML = panels.seatsHtml(state);
   $("moves").innerHTML = panels.movesHtml(state, live() ? null : viewPly);
   $("events").innerHTML = panels.eventsHtml(state);
@@ -314,6 +315,7 @@ function fillViewFrom() {
 function wireControls() {
   $("variant").addEventListener("change", () => act(post("/api/new", { variant: $("variant").value })));
   $("new-game").addEventListener("click", () => act(post("/api/new", { variant: state.variant })));
+  $("resumed-new").addEventListener("click", () => act(post("/api/new", { variant: state.variant })));
   $("undo").addEventListener("click", () => act(post("/api/undo")));
   $("view-from").addEventListener("change", () => { viewFrom = Number($("view-from").value); render(); });
   $("per-row").addEventListener("change", () => render());

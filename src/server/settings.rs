@@ -1,0 +1,51 @@
+//! Who plays each seat and what the engine spends on a move: the table's settings, apart from
+//! the table so that the kept game ([`super::saved`]) can name them without importing the
+//! table that keeps it.
+
+use crate::search::Limits;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    Engine,
+}
+
+impl Seat {
+    pub fn name(self) -> &'static str {
+        match self {
+            Seat::Human => "human",
+            Seat::Engine => "engine",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Seat> {
+        match s {
+            "human" => Some(Seat::Human),
+            "engine" => Some(Seat::Engine),
+            _ => None,
+        }
+    }
+}
+
+/// What the engine spends on a move it plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    pub nodes: Option<u64>,
+    pub movetime_ms: Option<u64>,
+    pub depth: Option<u32>,
+}
+
+impl Budget {
+    pub(super) fn limits(self) -> Limits {
+        let mut l = Limits {
+            nodes: self.nodes,
+            movetime: self.movetime_ms.map(Duration::from_millis),
+            depth: self.depth,
+            ..Limits::default()
+        };
+        if l.nodes.is_none() && l.movetime.is_none() && l.depth.is_none() {
+            l.movetime = Some(Duration::from_secs(1));
+        }
+        l
+    }
+}
