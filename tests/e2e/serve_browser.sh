@@ -28,9 +28,12 @@ fi
 
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 LOG=$(mktemp)
-target/release/panoply serve --port "$PORT" --variant chess >"$LOG" 2>&1 &
+# The game is kept in a folder of this run's own, so no earlier run's game is continued and
+# nothing is left in the user's data directory.
+STATE=$(mktemp -d)
+target/release/panoply serve --port "$PORT" --variant chess --state-dir "$STATE" >"$LOG" 2>&1 &
 SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true; rm -f "$LOG"' EXIT
+trap 'kill $SERVER 2>/dev/null || true; rm -rf "$LOG" "$STATE"' EXIT
 for _ in $(seq 50); do
     grep -q "open http" "$LOG" && break
     sleep 0.1
