@@ -495,26 +495,7 @@ fn the_command_prints_its_address_or_one_line_of_error() {
     );
     // The game is kept on disk: never in the real home.
     let data = scratch("address");
-    let mut child = Command::new(bin)
-        .args(["serve", "--port", "0", "--variant", "missionary"])
-        .env("XDG_DATA_HOME", &data)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let address = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .to_string();
-    let addr: SocketAddr = address
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .parse()
-        .unwrap();
+    let (mut child, addr) = start_serve(0, &data, &["--variant", "missionary"]);
     assert_eq!(get(addr, "/api/state")["variant"], "missionary");
     child.kill().unwrap();
     child.wait().unwrap();
