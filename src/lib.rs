@@ -21,6 +21,7 @@ pub mod bench;
 pub mod eval;
 pub mod games;
 pub mod interop;
+pub mod nnue;
 pub mod protocol;
 pub mod search;
 pub mod server;
