@@ -18,6 +18,7 @@ pub use panoply_core::{
 };
 
 pub mod bench;
+pub mod datagen;
 pub mod eval;
 pub mod games;
 pub mod interop;

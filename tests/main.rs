@@ -19,6 +19,7 @@ mod aof5_search;
 mod aof5_uci;
 mod cli;
 mod cyclical_rules;
+mod datagen;
 mod differential_2d;
 mod fuzz_protocols;
 mod fuzz_shell_cli;

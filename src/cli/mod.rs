@@ -4,6 +4,7 @@
 
 mod bench;
 mod book;
+mod datagen;
 mod label;
 mod match_cmd;
 mod openings;
@@ -49,6 +50,8 @@ pub enum Command {
     Label(label::LabelArgs),
     /// A board in the browser for every game: serves a page on 127.0.0.1 and prints its address.
     Serve(serve::ServeArgs),
+    /// Generate training data for the NNUE (self-play records), or summarise data files.
+    Datagen(datagen::DatagenArgs),
 }
 
 impl Command {
@@ -67,6 +70,7 @@ impl Command {
             Command::Tune(args) => args.run(),
             Command::Label(args) => args.run(),
             Command::Serve(args) => args.run(),
+            Command::Datagen(args) => args.run(),
         }
     }
 }

@@ -33,6 +33,10 @@ use tt::TranspositionTable;
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Stop deepening after the first iteration that ends past this many nodes (data
+    /// generation: whole iterations only, so each move's score is a finished search's; the
+    /// hard limit is `nodes`).
+    pub soft_nodes: Option<u64>,
     pub movetime: Option<Duration>,
     pub clock: Option<Clock>,
     /// Search until stopped (analysis, pondering), even past a found mate.

@@ -196,7 +196,8 @@ fn main_search<B: BitSet>(
         let soft_spent = budget.soft.is_some_and(|soft| elapsed >= soft.mul_f64(0.6));
         let mate_plies = MATE - root[0].score.abs();
         let mate_settled = root[0].score.abs() >= MATE_BOUND && depth > mate_plies + 2;
-        !(soft_spent || (mate_settled && !limits.infinite))
+        let soft_nodes_spent = limits.soft_nodes.is_some_and(|n| w.total_nodes() >= n);
+        !(soft_spent || soft_nodes_spent || (mate_settled && !limits.infinite))
     };
     let completed = iterate(&mut w, pos, &mut root, 1, max_depth, lines, &mut report);
     w.flush_nodes();
