@@ -57,6 +57,11 @@ fn small_job(out: PathBuf, games: u64, shard: u64) -> Job {
     }
 }
 
+/// One file as a list of files.
+fn only(path: &PathBuf) -> &[PathBuf] {
+    std::slice::from_ref(path)
+}
+
 fn records(paths: &[PathBuf]) -> (Vec<GameRecord>, ReadSummary) {
     let mut out = Vec::new();
     let summary = read_records(paths, |_, r, _| {
@@ -96,7 +101,7 @@ fn generated_games_read_back_as_played() {
     let job = small_job(out.clone(), 4, 0);
     let done = generate::run(&job, Duration::from_secs(60), |_| {}).unwrap();
     assert_eq!(done.games, 4);
-    let (mut written, summary) = records(&[out.clone()]);
+    let (mut written, summary) = records(only(&out));
     assert_eq!(summary.games, 4);
     assert!(summary.truncated.is_empty());
     // The same games, played one by one from the same (seed, shard, game number).
@@ -120,7 +125,7 @@ fn generated_games_read_back_as_played() {
     assert_eq!(written, played);
     assert!(played.iter().all(|r| !r.plies.is_empty()));
     // Every ply comes back as a position with its score and the result for the side to move.
-    let (got, summary) = positions(&[out.clone()], &Filter::none());
+    let (got, summary) = positions(only(&out), &Filter::none());
     let finished: Vec<&GameRecord> = written.iter().filter(|r| r.result.is_some()).collect();
     assert_eq!(
         summary.positions,
@@ -128,7 +133,7 @@ fn generated_games_read_back_as_played() {
     );
     assert_eq!(summary.kept, summary.positions);
     assert_eq!(got.len() as u64, summary.positions);
-    let (written_in_order, _) = records(&[out.clone()]);
+    let (written_in_order, _) = records(only(&out));
     let mut at = 0;
     for r in written_in_order.iter().filter(|r| r.result.is_some()) {
         let white = r.result.unwrap().for_white().unwrap();
@@ -151,12 +156,12 @@ fn shards_play_different_games_and_a_rerun_appends_new_ones() {
     let b = temp_file("shard1.pgd");
     generate::run(&small_job(a.clone(), 2, 0), Duration::from_secs(60), |_| {}).unwrap();
     generate::run(&small_job(b.clone(), 2, 1), Duration::from_secs(60), |_| {}).unwrap();
-    let (ra, _) = records(&[a.clone()]);
-    let (rb, _) = records(&[b.clone()]);
+    let (ra, _) = records(only(&a));
+    let (rb, _) = records(only(&b));
     assert!(ra.iter().all(|r| !rb.contains(r)));
     let again = generate::run(&small_job(a.clone(), 2, 0), Duration::from_secs(60), |_| {});
     assert_eq!(again.unwrap().resumed_from, 2);
-    let (ra2, _) = records(&[a.clone()]);
+    let (ra2, _) = records(only(&a));
     assert_eq!(ra2.len(), 4);
     assert!(ra2[2..].iter().all(|r| !ra.contains(r)));
     std::fs::remove_file(a).unwrap();
@@ -207,7 +212,7 @@ fn the_filter_drops_what_it_says() {
     let path = temp_file("filter.pgd");
     write_records(&path, &[hand_game()]);
     let kept_plies = |filter: &Filter| -> Vec<(i16, f32)> {
-        positions(&[path.clone()], filter)
+        positions(only(&path), filter)
             .0
             .iter()
             .map(|p| (p.score, p.result))
@@ -243,8 +248,8 @@ fn concatenated_files_read_as_the_sum() {
     write_records(&one, &[hand_game()]);
     let bytes = std::fs::read(&one).unwrap();
     std::fs::write(&two, [bytes.clone(), bytes.clone(), bytes].concat()).unwrap();
-    let (p1, s1) = positions(&[one.clone()], &Filter::default());
-    let (p3, s3) = positions(&[two.clone()], &Filter::default());
+    let (p1, s1) = positions(only(&one), &Filter::default());
+    let (p3, s3) = positions(only(&two), &Filter::default());
     assert_eq!(
         (s3.games, s3.kept, s3.bytes),
         (3 * s1.games, 3 * s1.kept, 3 * s1.bytes)
@@ -281,7 +286,7 @@ fn a_truncated_file_reads_its_complete_games_and_says_where_it_was_cut() {
     let job = small_job(cut.clone(), 1, 0);
     let done = generate::run(&job, Duration::from_secs(60), |_| {}).unwrap();
     assert_eq!(done.resumed_from, 1);
-    let (_, s) = records(&[cut.clone()]);
+    let (_, s) = records(only(&cut));
     assert_eq!((s.games, s.truncated.len()), (2, 0));
     std::fs::remove_file(cut).unwrap();
     std::fs::remove_file(whole).unwrap();
@@ -295,7 +300,7 @@ fn garbage_is_refused_with_file_and_offset() {
         b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
     )
     .unwrap();
-    let e = read_positions(&[path.clone()], &Filter::default(), |_| {}).unwrap_err();
+    let e = read_positions(only(&path), &Filter::default(), |_| {}).unwrap_err();
     assert!(matches!(e, DataError::Record { offset: 0, .. }), "{e:?}");
     assert_eq!(
         e.to_string(),
@@ -308,7 +313,7 @@ fn garbage_is_refused_with_file_and_offset() {
     write_records(&path, &[hand_game()]);
     let good = std::fs::read(&path).unwrap();
     std::fs::write(&path, [good.clone(), b"PGD\x07junk".to_vec()].concat()).unwrap();
-    let e = read_positions(&[path.clone()], &Filter::default(), |_| {}).unwrap_err();
+    let e = read_positions(only(&path), &Filter::default(), |_| {}).unwrap_err();
     assert_eq!(
         e.to_string(),
         format!(
@@ -321,7 +326,7 @@ fn garbage_is_refused_with_file_and_offset() {
     let mut bad = hand_game();
     bad.plies.swap(0, 1);
     write_records(&path, &[bad]);
-    let e = read_positions(&[path.clone()], &Filter::default(), |_| {}).unwrap_err();
+    let e = read_positions(only(&path), &Filter::default(), |_| {}).unwrap_err();
     assert!(matches!(e, DataError::Move { ply: 0, .. }), "{e:?}");
     std::fs::remove_file(path).unwrap();
 }

@@ -137,15 +137,15 @@ impl Rng {
     pub fn for_game(seed: u64, shard: u64, game: u64) -> Rng {
         let mut r = Rng(seed);
         r.0 ^= r
-            .next()
+            .next_u64()
             .wrapping_add(shard.wrapping_mul(0xA24B_AED4_963E_E407));
         r.0 ^= r
-            .next()
+            .next_u64()
             .wrapping_add(game.wrapping_mul(0x9FB2_1C65_1E98_DF25));
         r
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -154,7 +154,7 @@ impl Rng {
     }
 
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 }
 
@@ -264,7 +264,8 @@ pub fn play_game(
         if let Some(outcome) = game.outcome() {
             break Some(result_of(&outcome));
         }
-        if record.plies.len() >= settings.max_plies {
+        // The record counts plies in a u16.
+        if record.plies.len() >= settings.max_plies.min(u16::MAX as usize) {
             break None;
         }
         let found = searcher.search(&game, &limits, &stop, &mut |_| {});
@@ -437,8 +438,7 @@ pub fn run(
         }
         workers
             .into_iter()
-            .map(|w| w.join().expect("datagen worker"))
-            .collect()
+            .try_for_each(|w| w.join().expect("datagen worker"))
     });
     let progress = shared.progress(start, resumed_from);
     report(&progress);
