@@ -1,9 +1,12 @@
 //! `panoply bench`: perft and search speed on fixed positions of every supported game. The
 //! measuring is the library's ([`panoply::bench`]); this file reads the depths.
 
+use super::eval_args::EvalArgs;
 use super::Failure;
 use clap::Args;
-use panoply::bench::{self, Depths};
+use panoply::bench::{self, Depths, SpeedNetwork};
+use panoply::nnue::format::Network;
+use std::sync::Arc;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -19,6 +22,12 @@ pub struct BenchArgs {
     /// Fixed search depth for the search bench (0 skips it).
     #[arg(long, default_value_t = 8)]
     search_depth: u32,
+    /// Depth of the evaluation-speed comparison: search with a network (a random one of 256
+    /// hidden units, or --eval-file) against the classical evaluation (0 skips it).
+    #[arg(long, default_value_t = 7)]
+    nnue_depth: u32,
+    #[command(flatten)]
+    eval: EvalArgs,
 }
 
 impl BenchArgs {
@@ -30,6 +39,13 @@ impl BenchArgs {
             search: self.search_depth,
         };
         bench::run(&depths, &|line| println!("{line}"))?;
+        if !self.eval.no_nnue {
+            let network = match &self.eval.eval_file {
+                Some(path) => SpeedNetwork::File(Arc::new(Network::load(path)?)),
+                None => SpeedNetwork::Random(256),
+            };
+            bench::nnue_speed(self.nnue_depth, network, &|line| println!("{line}"))?;
+        }
         Ok(())
     }
 }

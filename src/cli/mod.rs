@@ -4,6 +4,7 @@
 
 mod bench;
 mod book;
+mod eval_args;
 mod label;
 mod match_cmd;
 mod openings;
