@@ -605,12 +605,15 @@ impl XBoard {
                 return Ok(());
             }
             BOOK_FILE => return self.book.load(value),
+            // Set first, then logged: a log macro skips its arguments when its level is off.
             USE_NNUE => {
-                log::info!("{}", self.session.set_use_nnue(parse_check(name, value)?));
+                let line = self.session.set_use_nnue(parse_check(name, value)?);
+                log::info!("{line}");
                 return Ok(());
             }
             EVAL_FILE => {
-                log::info!("{}", self.session.load_eval_file(value)?);
+                let line = self.session.load_eval_file(value)?;
+                log::info!("{line}");
                 return Ok(());
             }
             _ => return Err(format!("unknown option '{name}'")),
