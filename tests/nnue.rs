@@ -23,8 +23,7 @@ fn network_file(user: &str, variants: &[&str], seed: u64) -> PathBuf {
         .collect();
     let catalog = Catalog::of(tables.iter().map(|t| &**t));
     let net = random::network("cwda", catalog, 64, 32, seed);
-    let path =
-        std::env::temp_dir().join(format!("panoply-{}-{user}.nnue", std::process::id()));
+    let path = std::env::temp_dir().join(format!("panoply-{}-{user}.nnue", std::process::id()));
     net.save(&path).unwrap();
     path
 }
@@ -68,29 +67,52 @@ fn uci_loads_a_network_refuses_bad_files_and_keeps_the_evaluation() {
     assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
 
     let classical = search(&mut e);
-    let reply = say(&mut e, &format!("setoption name EvalFile value {}", good.display()));
+    let reply = say(
+        &mut e,
+        &format!("setoption name EvalFile value {}", good.display()),
+    );
     assert_eq!(reply.len(), 1, "{reply:?}");
-    assert!(reply[0].starts_with("info string chess: network ("), "{reply:?}");
+    assert!(
+        reply[0].starts_with("info string chess: network ("),
+        "{reply:?}"
+    );
     let with_net = search(&mut e);
-    assert_ne!(with_net.0, classical.0, "a random network scores unlike the classical one");
-    assert!(legal_moves("chess", None, &[]).contains(&with_net.1), "{with_net:?}");
+    assert_ne!(
+        with_net.0, classical.0,
+        "a random network scores unlike the classical one"
+    );
+    assert!(
+        legal_moves("chess", None, &[]).contains(&with_net.1),
+        "{with_net:?}"
+    );
 
     for (bad, why) in [
         (damaged.clone(), "damaged (checksum mismatch)"),
         (shatranj.clone(), "does not know the piece"),
         (PathBuf::from("/no/such/net.nnue"), "No such file"),
     ] {
-        let reply = say(&mut e, &format!("setoption name EvalFile value {}", bad.display()));
+        let reply = say(
+            &mut e,
+            &format!("setoption name EvalFile value {}", bad.display()),
+        );
         assert_eq!(reply.len(), 1, "{reply:?}");
         assert!(
             reply[0].starts_with("info string EvalFile") && reply[0].contains(why),
             "{reply:?}"
         );
-        assert_eq!(search(&mut e), with_net, "the network stays after {}", bad.display());
+        assert_eq!(
+            search(&mut e),
+            with_net,
+            "the network stays after {}",
+            bad.display()
+        );
     }
 
     let reply = say(&mut e, "setoption name UseNNUE value false");
-    assert_eq!(reply, vec!["info string chess: classical evaluation".to_string()]);
+    assert_eq!(
+        reply,
+        vec!["info string chess: classical evaluation".to_string()]
+    );
     assert_eq!(search(&mut e), classical);
     say(&mut e, "setoption name UseNNUE value true");
     assert_eq!(search(&mut e), with_net);

@@ -23,19 +23,25 @@ pub struct Depths {
     pub missionary: u32,
     /// Fixed search depth for the search bench (0 skips it).
     pub search: u32,
+    /// Depth of the network-against-classical search speed comparison (0 skips it).
+    pub nnue: u32,
 }
 
 /// The network side of the evaluation-speed comparison ([`nnue_speed`]).
 pub enum SpeedNetwork {
+    /// No comparison.
+    None,
     /// A seeded random network of this many hidden units.
     Random(usize),
     File(Arc<Network>),
 }
 
-/// Runs every section, passing each output line to `report` as soon as it is measured.
-pub fn run(depths: &Depths, report: &dyn Fn(&str)) -> Result<(), String> {
+/// Runs every section, passing each output line to `report` as soon as it is measured. The
+/// search bench comes last: its closing lines are what benchmark workers read.
+pub fn run(depths: &Depths, network: SpeedNetwork, report: &dyn Fn(&str)) -> Result<(), String> {
     perft::bench_2d(depths.perft, report)?;
     perft::bench_3d(depths.aof, depths.missionary, report)?;
+    nnue_speed(depths.nnue, network, report)?;
     search(depths.search, report)
 }
 
@@ -47,6 +53,7 @@ pub fn nnue_speed(depth: u32, network: SpeedNetwork, report: &dyn Fn(&str)) -> R
         return Ok(());
     }
     let (net, label) = match network {
+        SpeedNetwork::None => return Ok(()),
         SpeedNetwork::Random(hidden) => (
             Arc::new(search_bench::random_network(hidden)?),
             format!("random network, {hidden} hidden"),

@@ -37,15 +37,14 @@ impl BenchArgs {
             aof: self.aof_depth,
             missionary: self.missionary_depth,
             search: self.search_depth,
+            nnue: self.nnue_depth,
         };
-        bench::run(&depths, &|line| println!("{line}"))?;
-        if !self.eval.no_nnue {
-            let network = match &self.eval.eval_file {
-                Some(path) => SpeedNetwork::File(Arc::new(Network::load(path)?)),
-                None => SpeedNetwork::Random(256),
-            };
-            bench::nnue_speed(self.nnue_depth, network, &|line| println!("{line}"))?;
-        }
+        let network = match (&self.eval.eval_file, self.eval.no_nnue) {
+            (_, true) => SpeedNetwork::None,
+            (Some(path), false) => SpeedNetwork::File(Arc::new(Network::load(path)?)),
+            (None, false) => SpeedNetwork::Random(256),
+        };
+        bench::run(&depths, network, &|line| println!("{line}"))?;
         Ok(())
     }
 }

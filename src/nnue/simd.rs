@@ -186,7 +186,7 @@ mod tests {
                 0 => i16::MIN,
                 1 => i16::MAX,
                 2 => 0,
-                _ => rng.next() as i16,
+                _ => rng.next_u64() as i16,
             })
             .collect()
     }
