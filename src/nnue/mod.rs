@@ -253,14 +253,20 @@ mod tests {
         use crate::search::{Limits, SearchOptions, Searcher};
         use accumulator::tests::{VERIFIED, VERIFY};
         VERIFY.store(true, Ordering::Relaxed);
-        for v in [
+        let variants = [
             "cwda-fide-nutty",
             "swda-originals-posh",
             "shatranj",
             "cyclical",
-        ] {
+        ];
+        for (i, v) in variants.into_iter().enumerate() {
             let (nnue, t) = random_nnue(&[v], 64, 5);
-            let mut searcher = Searcher::new(t.clone(), SearchOptions::default());
+            // Every other variant on two threads: each keeps its own accumulators.
+            let options = SearchOptions {
+                threads: 1 + i % 2,
+                ..SearchOptions::default()
+            };
+            let mut searcher = Searcher::new(t.clone(), options);
             searcher.set_eval(EvalSettings {
                 use_nnue: true,
                 file: Some((PathBuf::from("random"), nnue.net.clone())),
