@@ -95,8 +95,10 @@ impl Default for AccumulatorStack {
 }
 
 impl AccumulatorStack {
-    /// The position at `ply` of the current path is now the one with `mailbox`: every
-    /// deeper entry is stale. Cheap (a comparison and a copy); nothing is computed here.
+    /// The position at `ply` of the current path is now the one with `mailbox`. Cheap (a
+    /// comparison and a copy); nothing is computed here. An entry's accumulators always
+    /// belong to its own mailbox, whatever path left them, so a stale entry below costs a
+    /// larger diff, never a wrong score.
     #[inline]
     pub fn enter(&mut self, ply: usize, mailbox: &[u8]) {
         while self.entries.len() <= ply {
@@ -137,15 +139,20 @@ impl AccumulatorStack {
     /// Computes the entry at `ply` from the nearest computed one below it on the path.
     fn compute(&mut self, nnue: &Nnue, ply: usize) {
         assert!(
-            ply < self.entries.len(),
+            ply < self.entries.len() && !self.entries[ply].mailbox.is_empty(),
             "ply {ply} evaluated before it was entered"
         );
         if self.network != nnue.id {
             self.network = nnue.id;
             self.entries.iter_mut().for_each(|e| e.computed = false);
         }
+        // Down to a computed entry, or to the lowest one that holds a position at all.
+        let cells = self.entries[ply].mailbox.len();
         let mut base = ply;
-        while !self.entries[base].computed && base > 0 {
+        while !self.entries[base].computed
+            && base > 0
+            && self.entries[base - 1].mailbox.len() == cells
+        {
             base -= 1;
         }
         if !self.entries[base].computed {
@@ -266,6 +273,25 @@ pub(crate) mod tests {
             pos = child;
         }
         changed
+    }
+
+    #[test]
+    fn a_ply_entered_without_the_plies_below_is_computed_from_scratch() {
+        let (nnue, t) = random_nnue(&["cwda-fide-nutty"], 32, 4);
+        let pos: Position<u64> =
+            crate::position::fen::parse(&t, &t.variant.start_position).unwrap();
+        let mut stack = AccumulatorStack::default();
+        stack.enter(5, pos.mailbox());
+        assert_eq!(stack.evaluate(&nnue, 5, pos.side), nnue.evaluate_full(&pos));
+        // A position two plies on, entered at 7 with 6 never entered: a diff from 5.
+        let moves = legal_moves(&t, &pos);
+        let child = pos.play(&t, moves[0]);
+        let grandchild = child.play(&t, legal_moves(&t, &child)[0]);
+        stack.enter(7, grandchild.mailbox());
+        assert_eq!(
+            stack.evaluate(&nnue, 7, grandchild.side),
+            nnue.evaluate_full(&grandchild)
+        );
     }
 
     #[test]
