@@ -32,6 +32,7 @@ mod matches;
 mod missionary_differential;
 mod missionary_play;
 mod missionary_rules;
+mod nnue;
 mod own_book;
 mod perft_reference;
 mod quick_legality;

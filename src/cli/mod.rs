@@ -5,6 +5,7 @@
 mod bench;
 mod book;
 mod datagen;
+mod eval_args;
 mod label;
 mod match_cmd;
 mod openings;

@@ -22,6 +22,7 @@ use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::movegen::tables::Tables;
 use crate::moves::Move;
+use crate::nnue::{EvalSettings, Nnue};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -149,6 +150,9 @@ pub fn to_score(s: i32) -> Score {
 pub struct Searcher<B: BitSet> {
     tables: Arc<Tables<B>>,
     eval: Arc<Evaluator<B>>,
+    /// The user's choice of evaluation, and the network it gives this variant (if any).
+    eval_settings: EvalSettings,
+    nnue: Option<Arc<Nnue>>,
     tt: Arc<TranspositionTable>,
     options: SearchOptions,
     /// Histories and killers per thread, kept between moves.
@@ -167,8 +171,11 @@ impl<B: BitSet> Searcher<B> {
         // The table may be smaller than asked if the machine has less memory.
         let tt = TranspositionTable::new(options.hash_mb);
         options.hash_mb = options.hash_mb.min(tt.megabytes());
+        let eval_settings = EvalSettings::default();
         Searcher {
             tt: Arc::new(tt),
+            nnue: eval_settings.network_for(&tables),
+            eval_settings,
             tables,
             eval,
             options,
@@ -213,6 +220,24 @@ impl<B: BitSet> Searcher<B> {
         refused
     }
 
+    /// Chooses the evaluation (network on or off, a network file); takes effect at once.
+    pub fn set_eval(&mut self, settings: EvalSettings) {
+        self.nnue = settings.network_for(&self.tables);
+        self.eval_settings = settings;
+        for t in &mut self.threads {
+            t.clear_eval_cache();
+        }
+    }
+
+    pub fn eval_settings(&self) -> &EvalSettings {
+        &self.eval_settings
+    }
+
+    /// Whether a network evaluates the current variant.
+    pub fn uses_network(&self) -> bool {
+        self.nnue.is_some()
+    }
+
     /// Forgets everything learnt: table, histories and killers.
     pub fn new_game(&mut self) {
         self.tt.clear();
@@ -224,7 +249,10 @@ impl<B: BitSet> Searcher<B> {
     /// The static evaluation of the game's position, from the side to move's view.
     pub fn evaluate(&mut self, game: &Game<B>) -> i32 {
         self.adopt(game);
-        self.eval.evaluate(&self.tables, &game.pos)
+        match &self.nnue {
+            Some(n) => n.evaluate_full(&game.pos),
+            None => self.eval.evaluate(&self.tables, &game.pos),
+        }
     }
 
     /// Searches the game's current position. Returns when a limit is reached or `stop` is
@@ -243,6 +271,7 @@ impl<B: BitSet> Searcher<B> {
         threads::run(
             &self.tables,
             &self.eval,
+            self.nnue.as_deref(),
             &self.tt,
             &mut self.threads,
             self.options,
@@ -258,6 +287,7 @@ impl<B: BitSet> Searcher<B> {
         if !Arc::ptr_eq(&self.tables, &game.tables) {
             self.tables = game.tables.clone();
             self.eval = Arc::new(Evaluator::new(&self.tables));
+            self.nnue = self.eval_settings.network_for(&self.tables);
             self.threads = (0..self.options.threads)
                 .map(|_| ordering::ThreadData::new(&self.tables))
                 .collect();

@@ -20,6 +20,7 @@ use crate::game::Game;
 use crate::movegen::tables::Tables;
 use crate::movegen::{is_in_check, legal_moves};
 use crate::moves::Move;
+use crate::nnue::Nnue;
 use crate::variant::StalemateRule;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -31,6 +32,7 @@ const STACK_SIZE: usize = 64 * 1024 * 1024;
 pub fn run<B: BitSet>(
     t: &Tables<B>,
     ev: &Evaluator<B>,
+    nnue: Option<&Nnue>,
     tt: &TranspositionTable,
     data: &mut [ThreadData],
     options: SearchOptions,
@@ -57,6 +59,7 @@ pub fn run<B: BitSet>(
     let shared = Shared {
         t,
         ev,
+        nnue,
         tt,
         abort: AtomicBool::new(false),
         stop,
