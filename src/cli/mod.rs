@@ -16,6 +16,7 @@ mod selfplay;
 mod serve;
 mod shell;
 mod show;
+mod train;
 mod tune;
 mod variants;
 
@@ -47,6 +48,8 @@ pub enum Command {
     Openings(openings::OpeningsArgs),
     /// Fit the evaluation's weights to recorded positions (Texel tuning); prints a weight file.
     Tune(tune::TuneArgs),
+    /// Fit an NNUE network to recorded self-play positions; writes a network file.
+    Train(train::TrainArgs),
     /// Replace the scores of recorded positions with another engine's (for `tune --lambda 0`).
     Label(label::LabelArgs),
     /// A board in the browser for every game: serves a page on 127.0.0.1 and prints its address.
@@ -69,6 +72,7 @@ impl Command {
             Command::Book(args) => args.run(),
             Command::Openings(args) => args.run(),
             Command::Tune(args) => args.run(),
+            Command::Train(args) => args.run(),
             Command::Label(args) => args.run(),
             Command::Serve(args) => args.run(),
             Command::Datagen(args) => args.run(),
