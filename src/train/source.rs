@@ -1,7 +1,7 @@
-//! Where training positions come from. [`TrainingPosition`] is the record the data reader
-//! hands out (the same fields as the game-record reader of issue 40's data part, which will
-//! replace this file's text adapter); [`read_positions`] feeds the trainer from the text
-//! files of `panoply selfplay --record` (`variant  position  result  score`, White's view).
+//! Where training positions come from: the game records of `panoply datagen`
+//! ([`crate::datagen`], read and filtered by its reader) and, for older data, the text files of
+//! `panoply selfplay --record` (`variant  position  result  score`, White's view). A file is
+//! told by its first bytes. [`TrainingPosition`] is the datagen reader's record.
 //!
 //! The text format does not number games, so they are recovered: positions of one game are
 //! consecutive lines, and a new game starts where the variant or the result changes, the move
@@ -9,6 +9,9 @@
 //! of pieces grows. Two games of the same pairing and result written one after the other are
 //! told apart by the move counter, since every game starts again near move one.
 
+use crate::datagen::filter::Filter;
+use crate::datagen::reader::{read_positions as read_records, DataError};
+use crate::datagen::record::MAGIC;
 use crate::game::AnyTables;
 use crate::games;
 use crate::movegen::tables::Tables;
@@ -17,20 +20,11 @@ use crate::position::Position;
 use crate::tune::data::Sample;
 use std::collections::HashMap;
 use std::fmt;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// One labelled position, as the trainer consumes it.
-pub struct TrainingPosition {
-    pub tables: Arc<Tables<u64>>,
-    pub position: Position<u64>,
-    /// The search's score in centipawns, for the side to move.
-    pub score: i16,
-    /// The game's result for the side to move: 1, 0.5 or 0.
-    pub result: f32,
-    /// The game the position comes from (positions of one game share it).
-    pub game: u64,
-}
+pub use crate::datagen::reader::TrainingPosition;
 
 /// What reading the files found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -52,6 +46,8 @@ pub enum SourceError {
     },
     /// A variant the trainer cannot learn from (not 8x8 two-player, unknown name).
     Variant(String, String),
+    /// A game-record file the datagen reader refused.
+    Records(DataError),
 }
 
 impl fmt::Display for SourceError {
@@ -62,6 +58,7 @@ impl fmt::Display for SourceError {
                 write!(f, "{}:{line}: {reason}", file.display())
             }
             SourceError::Variant(name, why) => write!(f, "variant '{name}': {why}"),
+            SourceError::Records(e) => write!(f, "{e}"),
         }
     }
 }
@@ -127,13 +124,38 @@ pub fn read_positions(
         last: None,
     };
     let mut stats = ReadStats::default();
+    let mut text_games = 0;
     for path in paths {
-        read_file(path, &mut tables, &mut tracker, &mut stats, &mut sink)?;
+        if is_game_record(path)? {
+            // Game numbers continue after those already read, so held-out splits stay by game.
+            let first = stats.games + text_games;
+            let summary = read_records(std::slice::from_ref(path), &Filter::default(), |mut p| {
+                p.game += first;
+                sink(p)
+            })
+            .map_err(SourceError::Records)?;
+            stats.positions += summary.kept as usize;
+            stats.games += summary.games;
+        } else {
+            let before = stats.positions;
+            read_file(path, &mut tables, &mut tracker, &mut stats, &mut sink)?;
+            if stats.positions > before {
+                text_games = tracker.game + 1;
+            }
+        }
     }
-    if stats.positions > 0 {
-        stats.games = tracker.game + 1;
-    }
+    stats.games += text_games;
     Ok(stats)
+}
+
+/// Whether the file starts like a `panoply datagen` game record.
+fn is_game_record(path: &Path) -> Result<bool, SourceError> {
+    let mut head = [0u8; 3];
+    let mut file = std::fs::File::open(path).map_err(|e| SourceError::Io(path.into(), e))?;
+    let n = file
+        .read(&mut head)
+        .map_err(|e| SourceError::Io(path.into(), e))?;
+    Ok(n == head.len() && head == MAGIC)
 }
 
 fn read_file(
