@@ -58,14 +58,17 @@ pub struct DatagenArgs {
     /// Adjudicate a win once both sides' scores are at least this for --win-plies plies.
     #[arg(long, default_value_t = 2500)]
     win_score: i32,
+    /// Plies in a row for a win adjudication.
     #[arg(long, default_value_t = 4)]
     win_plies: usize,
     /// Adjudicate a draw once, after --draw-after plies, the score stays within this for
     /// --draw-plies plies (0 plies: never).
     #[arg(long, default_value_t = 10)]
     draw_score: i32,
+    /// Plies in a row for a draw adjudication.
     #[arg(long, default_value_t = 12)]
     draw_plies: usize,
+    /// Plies of a game before a draw is adjudicated.
     #[arg(long, default_value_t = 80)]
     draw_after: usize,
     /// Seconds between progress lines on stderr.
@@ -154,7 +157,9 @@ impl DatagenArgs {
         let names: Vec<String> = panoply::games::names()
             .into_iter()
             .filter(|n| {
-                n.starts_with(&format!("{family}-")) || (family == "swda" && n == "shatranj")
+                *n == family
+                    || n.starts_with(&format!("{family}-"))
+                    || (family == "swda" && n == "shatranj")
             })
             .filter(|n| panoply::games::tables(n).is_ok_and(|t| !suite.positions(&t).is_empty()))
             .collect();
