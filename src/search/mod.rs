@@ -20,6 +20,7 @@ pub mod two_player;
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::game::Game;
+use crate::games::utility::{multi_player_utility, SharedUtility};
 use crate::movegen::tables::Tables;
 use crate::moves::Move;
 use std::sync::atomic::AtomicBool;
@@ -151,6 +152,8 @@ pub struct Searcher<B: BitSet> {
     threads: Vec<ordering::ThreadData>,
     /// How games of more than two players are searched (see [`multi_player`]).
     multi_player: multi_player::Method,
+    /// The evaluation the variant's family supplies for games of more than two players.
+    utility: Option<SharedUtility<B>>,
 }
 
 impl<B: BitSet> Searcher<B> {
@@ -165,11 +168,12 @@ impl<B: BitSet> Searcher<B> {
         options.hash_mb = options.hash_mb.min(tt.megabytes());
         Searcher {
             tt: Arc::new(tt),
-            tables,
             eval,
             options,
             threads,
             multi_player: multi_player::Method::DEFAULT,
+            utility: multi_player_utility(&tables),
+            tables,
         }
     }
 
@@ -234,7 +238,29 @@ impl<B: BitSet> Searcher<B> {
     ) -> SearchResult {
         self.adopt(game);
         if self.tables.players() > 2 {
-            return multi_player::search_game(game, self.multi_player, limits, stop, on_info);
+            let Some(utility) = &self.utility else {
+                log::error!(
+                    "{} has no multi-player evaluation",
+                    self.tables.variant.name
+                );
+                let best = crate::movegen::legal_moves(&self.tables, &game.pos)
+                    .first()
+                    .copied();
+                return SearchResult {
+                    best,
+                    ponder: None,
+                    score: Score::Cp(0),
+                    nodes: 0,
+                };
+            };
+            return multi_player::search_game(
+                game,
+                utility.as_ref(),
+                self.multi_player,
+                limits,
+                stop,
+                on_info,
+            );
         }
         threads::run(
             &self.tables,
@@ -254,6 +280,7 @@ impl<B: BitSet> Searcher<B> {
         if !Arc::ptr_eq(&self.tables, &game.tables) {
             self.tables = game.tables.clone();
             self.eval = Arc::new(Evaluator::new(&self.tables));
+            self.utility = multi_player_utility(&self.tables);
             self.threads = (0..self.options.threads)
                 .map(|_| ordering::ThreadData::new(&self.tables))
                 .collect();
