@@ -20,6 +20,7 @@ pub mod two_player;
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::game::Game;
+use crate::games::utility::{multi_player_utility, SharedUtility};
 use crate::movegen::tables::Tables;
 use crate::moves::Move;
 use crate::nnue::{EvalSettings, Nnue};
@@ -159,6 +160,8 @@ pub struct Searcher<B: BitSet> {
     threads: Vec<ordering::ThreadData>,
     /// How games of more than two players are searched (see [`multi_player`]).
     multi_player: multi_player::Method,
+    /// The evaluation the variant's family supplies for games of more than two players.
+    utility: Option<SharedUtility<B>>,
 }
 
 impl<B: BitSet> Searcher<B> {
@@ -176,11 +179,12 @@ impl<B: BitSet> Searcher<B> {
             tt: Arc::new(tt),
             nnue: eval_settings.network_for(&tables),
             eval_settings,
-            tables,
             eval,
             options,
             threads,
             multi_player: multi_player::Method::DEFAULT,
+            utility: multi_player_utility(&tables),
+            tables,
         }
     }
 
@@ -266,7 +270,29 @@ impl<B: BitSet> Searcher<B> {
     ) -> SearchResult {
         self.adopt(game);
         if self.tables.players() > 2 {
-            return multi_player::search_game(game, self.multi_player, limits, stop, on_info);
+            let Some(utility) = &self.utility else {
+                log::error!(
+                    "{} has no multi-player evaluation",
+                    self.tables.variant.name
+                );
+                let best = crate::movegen::legal_moves(&self.tables, &game.pos)
+                    .first()
+                    .copied();
+                return SearchResult {
+                    best,
+                    ponder: None,
+                    score: Score::Cp(0),
+                    nodes: 0,
+                };
+            };
+            return multi_player::search_game(
+                game,
+                utility.as_ref(),
+                self.multi_player,
+                limits,
+                stop,
+                on_info,
+            );
         }
         threads::run(
             &self.tables,
@@ -288,6 +314,7 @@ impl<B: BitSet> Searcher<B> {
             self.tables = game.tables.clone();
             self.eval = Arc::new(Evaluator::new(&self.tables));
             self.nnue = self.eval_settings.network_for(&self.tables);
+            self.utility = multi_player_utility(&self.tables);
             self.threads = (0..self.options.threads)
                 .map(|_| ordering::ThreadData::new(&self.tables))
                 .collect();
