@@ -963,10 +963,9 @@ fn the_clock_of_the_mover_stops_and_gets_its_increment() {
     assert!((61_000..=61_750).contains(&white), "{white}");
     assert_eq!(state["clock"]["running"], 1);
     let state = post(addr, "/api/undo", json!({}));
-    assert_eq!(
-        state["clock"]["remaining"][0], white,
-        "undo gives no time back"
-    );
+    // No time given back: White's clock runs on from what it showed.
+    let after = state["clock"]["remaining"][0].as_u64().unwrap();
+    assert!(after <= white && after + 500 > white, "{after} after {white}");
     assert_eq!(state["clock"]["running"], 0);
 }
 
