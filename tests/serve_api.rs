@@ -965,7 +965,10 @@ fn the_clock_of_the_mover_stops_and_gets_its_increment() {
     let state = post(addr, "/api/undo", json!({}));
     // No time given back: White's clock runs on from what it showed.
     let after = state["clock"]["remaining"][0].as_u64().unwrap();
-    assert!(after <= white && after + 500 > white, "{after} after {white}");
+    assert!(
+        after <= white && after + 500 > white,
+        "{after} after {white}"
+    );
     assert_eq!(state["clock"]["running"], 0);
 }
 
