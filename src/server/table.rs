@@ -141,10 +141,17 @@ impl Room {
             std::thread::sleep(FLAG_WATCH);
             let Some(room) = room.upgrade() else { return };
             let mut t = room.lock();
-            if t.check_flag() {
-                room.changed(&mut t);
-            }
+            room.end_if_flagged(&mut t);
         });
+    }
+
+    /// Ends the game if the running clock's flag has fallen; true if it did now.
+    fn end_if_flagged(self: &Arc<Self>, t: &mut Table) -> bool {
+        let fallen = t.check_flag();
+        if fallen {
+            self.changed(t);
+        }
+        fallen
     }
 
     fn lock(&self) -> MutexGuard<'_, Table> {
@@ -252,12 +259,7 @@ impl Room {
     /// A human move; `seat`, when given, must be the seat to move.
     pub fn play(self: &Arc<Self>, mv: &str, seat: Option<usize>) -> Result<Value, ApiError> {
         // A move that comes after the flag fell (before the watcher saw it) is too late.
-        {
-            let mut t = self.lock();
-            if t.check_flag() {
-                self.changed(&mut t);
-            }
-        }
+        self.end_if_flagged(&mut self.lock());
         self.change(|t| {
             t.check_can_move(seat)?;
             t.session.play(mv).map_err(ApiError::from)?;
@@ -453,9 +455,8 @@ impl Room {
             return;
         }
         let search = t.search.take().expect("checked above");
-        if t.check_flag() {
+        if self.end_if_flagged(&mut t) {
             // The engine's time ran out before its move came: it is not played.
-            self.changed(&mut t);
             return;
         }
         let wanted = search.purpose == Purpose::Move
