@@ -57,8 +57,9 @@ function setState(next) {
   // A picked-up piece stays picked up when only the seats or the engine changed.
   const samePosition = state && !variantChanged && state.position === next.position && state.ply === next.ply;
   const keep = samePosition ? selected : null;
-  // A new game or a move taken back: the last evaluation was of another position.
-  if (state && next.ply < state.ply) lastEval = null;
+  // A new game, a position set up or a move taken back: the last evaluation was of another
+  // position.
+  if (state && (next.ply < state.ply || (next.ply === 0 && next.position !== state.position))) lastEval = null;
   if (variantChanged || next.ply === 0) kindsSeen = new Set();
   state = next;
   thinking = next.thinking || [];
