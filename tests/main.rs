@@ -43,6 +43,7 @@ mod serve_api;
 mod shell;
 mod swda_rules;
 mod time_management;
+mod train_cli;
 mod uci_protocol;
 mod uci_variants;
 mod xboard_protocol;

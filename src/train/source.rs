@@ -231,8 +231,10 @@ mod tests {
         ];
         let path = write("games", &(lines.join("\n") + "\n" + "cwda-fide"));
         let mut seen = Vec::new();
-        let stats =
-            read_positions(&[path.clone()], |p| seen.push((p.game, p.score, p.result))).unwrap();
+        let stats = read_positions(std::slice::from_ref(&path), |p| {
+            seen.push((p.game, p.score, p.result))
+        })
+        .unwrap();
         std::fs::remove_file(path).unwrap();
         assert_eq!(
             stats,
@@ -251,7 +253,7 @@ mod tests {
     #[test]
     fn a_bad_line_names_its_file_and_line() {
         let path = write("bad", "cwda-fide-fide\tnot a position\t1\t3\n");
-        let err = read_positions(&[path.clone()], |_| {})
+        let err = read_positions(std::slice::from_ref(&path), |_| {})
             .unwrap_err()
             .to_string();
         std::fs::remove_file(path).unwrap();

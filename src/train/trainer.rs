@@ -225,6 +225,10 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
         lambda: state.lambda,
         scale: s.scale as f64,
     };
+    progress(&format!(
+        "the recorded scores themselves, sigmoid(score / K), reach a validation loss of {:.6}",
+        score_baseline(validation, labels)
+    ));
     let threads = rayon::current_num_threads();
     let mut workers: Vec<Worker> = (0..threads)
         .map(|_| Worker {
@@ -275,6 +279,16 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
         history: state.history,
         samples_per_second: trained as f64 / seconds.max(1e-9),
     })
+}
+
+/// The loss of predicting each position by its own search score: what a network that
+/// reproduced the search exactly would reach (the rest of the target is the result).
+fn score_baseline(data: &Dataset, labels: Labels) -> f64 {
+    data.entries
+        .iter()
+        .map(|e| (sigmoid(e.score as f64 / labels.k) - labels.target(e)).powi(2))
+        .sum::<f64>()
+        / data.len().max(1) as f64
 }
 
 fn count_games(data: &Dataset) -> usize {
@@ -352,7 +366,8 @@ fn header(s: &Settings, loaded: &Loaded, state: &Checkpoint) -> Header {
             "seed": state.seed,
             "k": state.k,
             "lambda": state.lambda,
-            "loss": "mean squared error of sigmoid(cp / K) against λ·sigmoid(score / K) + (1 − λ)·result",
+            "loss": "mean squared error of sigmoid(cp / K) \
+                     against λ·sigmoid(score / K) + (1 − λ)·result",
             "losses": losses,
         }),
     }
