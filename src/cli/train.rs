@@ -15,7 +15,7 @@ enum ScheduleKind {
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Training files written by `panoply selfplay --record` (one family per network).
+    /// Training files: game records of `panoply datagen` or text files of `panoply selfplay --record` (one family per network).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The network file to write.
