@@ -50,9 +50,18 @@ fn a_short_run_writes_a_network_the_engine_reads() {
 #[test]
 fn bad_files_and_options_give_one_line() {
     for (args, mention) in [
-        (vec!["train", "/nonexistent/data.txt", "--out", "/tmp/x.nnue"], "cannot read"),
-        (vec!["train", SAMPLE, "--out", "/tmp/x.nnue", "--lambda", "2"], "--lambda"),
-        (vec!["train", SAMPLE, "--out", "/tmp/x.nnue", "--hidden", "0"], "--hidden"),
+        (
+            vec!["train", "/nonexistent/data.txt", "--out", "/tmp/x.nnue"],
+            "cannot read",
+        ),
+        (
+            vec!["train", SAMPLE, "--out", "/tmp/x.nnue", "--lambda", "2"],
+            "--lambda",
+        ),
+        (
+            vec!["train", SAMPLE, "--out", "/tmp/x.nnue", "--hidden", "0"],
+            "--hidden",
+        ),
         (
             vec!["train", SAMPLE, "--out", "/tmp/x.nnue", "--resume", SAMPLE],
             "not a usable checkpoint",

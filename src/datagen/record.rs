@@ -132,16 +132,7 @@ impl StoredMove {
         use crate::geometry::Cell;
         let from = Cell((self.0 & 0x1ff) as u16);
         let to = Cell((self.0 >> 9 & 0x1ff) as u16);
-        let kind = match self.0 >> 18 & 0x7 {
-            0 => MoveKind::Normal,
-            1 => MoveKind::Promotion,
-            2 => MoveKind::DoubleStep,
-            3 => MoveKind::EnPassant,
-            4 => MoveKind::Castle,
-            5 => MoveKind::Drop,
-            6 => MoveKind::Pass,
-            _ => MoveKind::Merge,
-        };
+        let kind = MoveKind::from_bits(self.0 >> 18 & 0x7);
         let piece = self.piece();
         let lookup = |i: u8| kinds.get(i as usize).copied().flatten().map(|k| k.0);
         let extra = match kind {

@@ -5,6 +5,7 @@
 
 use super::network::Network;
 use super::optimizer::AdamW;
+use crate::nnue::format::checksum;
 use serde_json::{json, Value};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -48,12 +49,6 @@ impl fmt::Display for CheckpointError {
 }
 
 impl std::error::Error for CheckpointError {}
-
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
 
 impl Checkpoint {
     pub fn to_bytes(&self) -> Vec<u8> {
