@@ -143,9 +143,14 @@ fn mean_loss(net: &Network, data: &Dataset, workers: &mut [Worker], labels: Labe
     workers.iter().map(|w| w.loss).sum::<f64>() / data.len().max(1) as f64
 }
 
-/// Where the run starts: fresh, or from a checkpoint.
-fn start(s: &Settings, inputs: usize, fitted_k: f64) -> Result<Checkpoint, TrainError> {
-    let Some(path) = &s.resume else {
+/// Where the run starts: fresh, or from the checkpoint read before the data.
+fn start(
+    s: &Settings,
+    resumed: Option<Checkpoint>,
+    inputs: usize,
+    fitted_k: f64,
+) -> Result<Checkpoint, TrainError> {
+    let Some(c) = resumed else {
         let net = Network::new(inputs, s.hidden, s.seed);
         let adam = AdamW::new(net.params.len(), s.weight_decay);
         return Ok(Checkpoint {
@@ -157,7 +162,6 @@ fn start(s: &Settings, inputs: usize, fitted_k: f64) -> Result<Checkpoint, Train
             history: Vec::new(),
         });
     };
-    let c = Checkpoint::load(path).map_err(TrainError::Checkpoint)?;
     if c.net.inputs != inputs {
         return Err(TrainError::Mismatch(format!(
             "it has {} inputs, this data's family {inputs}",
@@ -184,6 +188,11 @@ pub fn train(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, T
 }
 
 fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, TrainError> {
+    // A bad checkpoint is refused before the data is read: one line, nothing else printed.
+    let resumed = match &s.resume {
+        Some(path) => Some(Checkpoint::load(path).map_err(TrainError::Checkpoint)?),
+        None => None,
+    };
     let loaded = load(&s.files, s.validation_share, s.seed).map_err(TrainError::Load)?;
     let Loaded {
         train, validation, ..
@@ -210,7 +219,7 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
             ""
         }
     ));
-    let mut state = start(s, inputs, fitted)?;
+    let mut state = start(s, resumed, inputs, fitted)?;
     if s.resume.is_some() {
         progress(&format!(
             "resuming after epoch {} (K {:.1}, λ {}, seed {} from the checkpoint)",
