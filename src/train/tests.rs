@@ -164,3 +164,47 @@ fn the_quantised_network_computes_what_the_float_one_does() {
     assert!(spread > 20.0, "largest score {spread} cp");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The two halves meet: a network the trainer wrote scores positions in the engine
+/// ([`crate::nnue::Nnue`], accumulators and all) as the trainer's float network does. Each
+/// half is also tested against the format's formula; this checks they read it alike.
+#[test]
+fn the_engine_scores_positions_as_the_trainer_does() {
+    use crate::nnue::features::KindMap;
+    use crate::nnue::Nnue;
+    use crate::piece::Player;
+    let dir = scratch_dir("engine");
+    let s = settings(&dir, 3);
+    let (report, _) = run(&s);
+    let float = Checkpoint::load(&s.checkpoint).unwrap().net;
+    let net = std::sync::Arc::new(report.network.clone());
+    let mut scratch = Scratch::new(float.hidden);
+    let (mut worst, mut n, mut spread) = (0f64, 0, 0f64);
+    super::source::read_positions(&s.files, |p| {
+        let engine = Nnue::new(net.clone(), &p.tables).unwrap();
+        let map = KindMap::new(&*p.tables, &net.header.catalog, net.header.cells).unwrap();
+        let features = |perspective: Player| {
+            let mut v = Vec::new();
+            map.active(&p.position, perspective, &mut v);
+            v.into_iter().map(|i| i as u16).collect::<Vec<u16>>()
+        };
+        let (own, other) = (
+            features(p.position.side),
+            features(Player(1 - p.position.side.0)),
+        );
+        let cp = float.forward(&own, &other, &mut scratch) as f64 * s.scale as f64;
+        let int = engine.evaluate_full(&p.position) as f64;
+        worst = worst.max((cp - int).abs());
+        spread = spread.max(cp.abs());
+        n += 1;
+    })
+    .unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+    assert!(n > 1000, "{n} positions");
+    assert!(spread > 20.0, "largest score {spread} cp");
+    // Rounding to 1/255 and the engine's integer divisions: about 5 cp at worst.
+    assert!(
+        worst <= 8.0,
+        "engine and trainer differ by up to {worst} cp"
+    );
+}
