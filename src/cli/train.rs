@@ -68,6 +68,10 @@ pub struct TrainArgs {
     /// Continue from this checkpoint (same data and settings) up to --epochs.
     #[arg(long)]
     resume: Option<PathBuf>,
+    /// Train a correction to the classical evaluation: the engine scores positions as the
+    /// classical evaluation plus the network (for data too scarce to learn everything).
+    #[arg(long)]
+    on_classical: bool,
 }
 
 impl TrainArgs {
@@ -137,6 +141,7 @@ impl TrainArgs {
             threads: threads.max(1),
             validation_share: self.validation,
             resume: self.resume,
+            on_classical: self.on_classical,
         })
     }
 }

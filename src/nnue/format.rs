@@ -3,7 +3,8 @@
 //! Layout, little-endian:
 //! - magic `PANOPLY-NNUE` (12 bytes), then a `u32` header length and that many bytes of JSON
 //!   ([`Header`]: format version, family, board size, the piece catalog in input order, hidden
-//!   size, quantisation constants, free-form training notes);
+//!   size, quantisation constants, `adds_to: "classical"` when the network is a correction
+//!   to the classical evaluation ([`Base`]), free-form training notes);
 //! - feature weights `i16 [inputs][hidden]` (a row per input), feature biases `i16 [hidden]`,
 //!   output weights `i16 [2 * hidden]` (first the side to move's half, then the other's),
 //!   output bias `i32`;
@@ -34,8 +35,20 @@ pub struct Header {
     pub qb: i32,
     /// Centipawns per unit of the float output.
     pub scale: i32,
+    /// What the network's output is added to.
+    pub base: Base,
     /// How it was made (data, epochs, seed, losses): shown, never interpreted.
     pub notes: Value,
+}
+
+/// What a network's output is added to: nothing (the network is the evaluation), or the
+/// classical evaluation (the network is a learned correction to it — a network trained on
+/// fewer games than a whole evaluation needs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Base {
+    #[default]
+    Nothing,
+    Classical,
 }
 
 impl Header {
@@ -120,8 +133,12 @@ impl Network {
             "qb": h.qb,
             "scale": h.scale,
             "notes": h.notes,
-        })
-        .to_string();
+        });
+        let mut header = header;
+        if h.base == Base::Classical {
+            header["adds_to"] = json!("classical");
+        }
+        let header = header.to_string();
         let mut out = Vec::with_capacity(self.feature_weights.len() * 2 + header.len() + 64);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(header.len() as u32).to_le_bytes());
@@ -241,6 +258,11 @@ fn parse_header(json: &[u8]) -> Result<Header, FormatError> {
         qa: number("qa")? as i32,
         qb: number("qb")? as i32,
         scale: number("scale")? as i32,
+        base: match v.get("adds_to").map(|b| b.as_str()) {
+            None => Base::Nothing,
+            Some(Some("classical")) => Base::Classical,
+            Some(_) => return Err(bad("unknown 'adds_to' (expected \"classical\")")),
+        },
         notes: v["notes"].clone(),
     })
 }
@@ -263,6 +285,7 @@ mod tests {
             qa: 255,
             qb: 64,
             scale: 400,
+            base: Base::Nothing,
             notes: json!({"seed": 7}),
         };
         let inputs = header.inputs();
@@ -279,6 +302,27 @@ mod tests {
     fn a_network_survives_the_round_trip() {
         let net = tiny();
         assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+    }
+
+    #[test]
+    fn a_correction_network_says_so_and_unknown_bases_are_refused() {
+        let mut net = tiny();
+        net.header.base = Base::Classical;
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        // The same file claiming another base (same length, checksum recomputed).
+        let mut other = bytes[..bytes.len() - 8].to_vec();
+        let at = other
+            .windows(11)
+            .position(|w| w == b"\"classical\"")
+            .unwrap();
+        other[at + 1..at + 10].copy_from_slice(b"quantumxx");
+        let sum = checksum(&other);
+        other.extend_from_slice(&sum.to_le_bytes());
+        match Network::from_bytes(&other) {
+            Err(FormatError::Header(why)) => assert!(why.contains("adds_to"), "{why}"),
+            r => panic!("{r:?}"),
+        }
     }
 
     #[test]

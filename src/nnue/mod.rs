@@ -98,6 +98,12 @@ impl Nnue {
         self.net.header.hidden
     }
 
+    /// Whether the network's score is a correction added to the classical evaluation.
+    #[inline]
+    pub fn adds_to_classical(&self) -> bool {
+        self.net.header.base == format::Base::Classical
+    }
+
     #[inline]
     pub fn cells(&self) -> usize {
         self.net.header.cells
@@ -119,7 +125,20 @@ impl Nnue {
         layers::output(&self.net, self.path, us, them).clamp(-MAX_SCORE, MAX_SCORE)
     }
 
-    /// The score of `pos` from its side to move's view, computed from scratch (for single
+    /// The evaluation of `pos` from its side to move's view given the network's own score:
+    /// the classical evaluation `classical` (computed only when needed) plus the correction,
+    /// or the network's score alone.
+    #[inline]
+    pub fn combine(&self, own: i32, classical: impl FnOnce() -> i32) -> i32 {
+        if self.adds_to_classical() {
+            (classical() + own).clamp(-MAX_SCORE, MAX_SCORE)
+        } else {
+            own
+        }
+    }
+
+    /// The network's own score of `pos` from its side to move's view (without the classical
+    /// evaluation a correction network adds to), computed from scratch (for single
     /// evaluations outside the search, and the tests).
     pub fn evaluate_full<B: BitSet>(&self, pos: &Position<B>) -> i32 {
         let mut acc = vec![0; 2 * self.hidden()];

@@ -44,6 +44,7 @@ pub fn network(family: &str, catalog: Catalog, cells: usize, hidden: usize, seed
         qa: 255,
         qb: 64,
         scale: 400,
+        base: super::format::Base::Nothing,
         notes: json!({"random": true, "seed": seed}),
     };
     let mut rng = Rng::new(seed);

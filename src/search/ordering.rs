@@ -180,7 +180,9 @@ impl ThreadData {
             return slot.1;
         }
         let score = match nnue {
-            Some(n) => self.accumulators.evaluate(n, ply, pos.side),
+            Some(n) => n.combine(self.accumulators.evaluate(n, ply, pos.side), || {
+                ev.evaluate(t, pos)
+            }),
             None => ev.evaluate(t, pos),
         };
         self.eval_cache[pos.hash as usize & (EVAL_CACHE_SIZE - 1)] = (pos.hash, score);

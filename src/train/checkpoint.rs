@@ -27,6 +27,8 @@ pub struct Checkpoint {
     pub seed: u64,
     pub k: f64,
     pub lambda: f64,
+    /// Whether the network is a correction to the classical evaluation (`--on-classical`).
+    pub on_classical: bool,
     /// Losses of the epochs done so far (its length is the number of epochs done).
     pub history: Vec<EpochLoss>,
 }
@@ -66,6 +68,7 @@ impl Checkpoint {
             "seed": self.seed,
             "k": self.k.to_bits(),
             "lambda": self.lambda.to_bits(),
+            "on_classical": self.on_classical,
             "history": history,
         })
         .to_string();
@@ -152,6 +155,8 @@ impl Checkpoint {
             seed: num("seed")?,
             k: float("k")?,
             lambda: float("lambda")?,
+            // Absent in checkpoints written before corrections existed.
+            on_classical: h["on_classical"].as_bool().unwrap_or(false),
             history,
         })
     }
@@ -187,6 +192,7 @@ mod tests {
             seed: 9,
             k: 321.5,
             lambda: 0.7,
+            on_classical: true,
             history: vec![EpochLoss {
                 train: 0.1,
                 validation: 0.2,

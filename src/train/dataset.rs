@@ -7,6 +7,7 @@
 use super::rng::mix;
 use super::source::TrainingPosition;
 use crate::nnue::features::{Catalog, KindMap, MapError};
+use crate::eval::Evaluator;
 use crate::piece::Player;
 use crate::variant::Family;
 use std::collections::HashMap;
@@ -18,6 +19,8 @@ pub struct Entry {
     start: u32,
     count: u16,
     pub score: i16,
+    /// The classical evaluation of the position (side to move's view), for comparison.
+    pub classical: i16,
     pub result: f32,
     pub game: u64,
 }
@@ -49,11 +52,12 @@ impl Dataset {
         self.entries.is_empty()
     }
 
-    fn push(&mut self, own: &[usize], other: &[usize], p: &TrainingPosition) {
+    fn push(&mut self, own: &[usize], other: &[usize], p: &TrainingPosition, classical: i16) {
         self.entries.push(Entry {
             start: self.features.len() as u32,
             count: own.len() as u16,
             score: p.score,
+            classical,
             result: p.result,
             game: p.game,
         });
@@ -92,7 +96,8 @@ pub struct Builder {
     pub family: Family,
     pub catalog: Catalog,
     pub cells: usize,
-    maps: HashMap<String, KindMap>,
+    /// Per variant: its kinds in the catalog, and its classical evaluator.
+    maps: HashMap<String, (KindMap, Evaluator<u64>)>,
     validation_share: f64,
     seed: u64,
     pub train: Dataset,
@@ -143,17 +148,21 @@ impl Builder {
         if !self.maps.contains_key(&variant.name) {
             let map = KindMap::new(&*p.tables, &self.catalog, self.cells)
                 .map_err(|e| DatasetError::Map(variant.name.clone(), e))?;
-            self.maps.insert(variant.name.clone(), map);
+            let classical = Evaluator::new(&*p.tables);
+            self.maps.insert(variant.name.clone(), (map, classical));
         }
-        let map = &self.maps[&variant.name];
+        let (map, evaluator) = &self.maps[&variant.name];
+        let classical = evaluator
+            .evaluate(&p.tables, &p.position)
+            .clamp(i16::MIN as i32, i16::MAX as i32) as i16;
         let side = p.position.side;
         let other = Player(1 - side.0);
         map.active(&p.position, side, &mut self.own);
         map.active(&p.position, other, &mut self.other);
         if self.is_validation(p.game) {
-            self.validation.push(&self.own, &self.other, p);
+            self.validation.push(&self.own, &self.other, p, classical);
         } else {
-            self.train.push(&self.own, &self.other, p);
+            self.train.push(&self.own, &self.other, p, classical);
         }
         Ok(())
     }

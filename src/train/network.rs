@@ -134,6 +134,12 @@ impl Network {
         }
     }
 
+    /// Output weights and bias zero: the network outputs 0 until trained.
+    pub fn zero_output(&mut self) {
+        let start = self.output_start();
+        self.params[start..].fill(0.0);
+    }
+
     fn feature_bias_start(&self) -> usize {
         self.inputs * self.hidden
     }

@@ -44,6 +44,7 @@ fn settings(dir: &std::path::Path, epochs: usize) -> Settings {
         validation_share: 0.2,
         checkpoint: dir.join("net.ckpt"),
         resume: None,
+        on_classical: false,
     }
 }
 
@@ -207,4 +208,54 @@ fn the_engine_scores_positions_as_the_trainer_does() {
         worst <= 8.0,
         "engine and trainer differ by up to {worst} cp"
     );
+}
+
+/// A correction network (`--on-classical`) starts as the classical evaluation, learns on top
+/// of it, says so in its file, and the engine adds it to the classical evaluation.
+#[test]
+fn a_correction_network_is_added_to_the_classical_evaluation() {
+    use crate::eval::Evaluator;
+    use crate::game::Game;
+    use crate::nnue::{EvalSettings, Nnue};
+    use crate::search::{SearchOptions, Searcher};
+    let dir = scratch_dir("correction");
+    let s = Settings {
+        on_classical: true,
+        lambda: 1.0,
+        lr: 0.0005,
+        hidden: 8,
+        ..settings(&dir, 3)
+    };
+    let (report, bytes) = run(&s);
+    let last = report.history.last().unwrap().validation;
+    eprintln!("{} {:?}", report.initial_validation, report.history);
+    assert!(
+        last < report.initial_validation,
+        "validation {} → {last}",
+        report.initial_validation
+    );
+    let net = std::sync::Arc::new(format::Network::from_bytes(&bytes).unwrap());
+    assert_eq!(net.header.base, format::Base::Classical);
+    let (mut n, mut corrected) = (0, 0);
+    super::source::read_positions(&s.files, |p| {
+        if n >= 300 {
+            return;
+        }
+        let t = p.tables.clone();
+        let mut searcher = Searcher::new(t.clone(), SearchOptions::default());
+        searcher.set_eval(EvalSettings {
+            use_nnue: true,
+            file: Some((dir.join("net.nnue"), net.clone())),
+        });
+        let mut game = Game::new(t.clone());
+        game.pos = p.position;
+        let own = Nnue::new(net.clone(), &t).unwrap().evaluate_full(&p.position);
+        let classical = Evaluator::new(&*t).evaluate(&t, &p.position);
+        assert_eq!(searcher.evaluate(&game), classical + own);
+        corrected += (own != 0) as usize;
+        n += 1;
+    })
+    .unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+    assert!(corrected > n / 2, "only {corrected} of {n} positions corrected");
 }

@@ -42,6 +42,8 @@ pub struct Settings {
     pub validation_share: f64,
     pub checkpoint: PathBuf,
     pub resume: Option<PathBuf>,
+    /// The network learns a correction added to the classical evaluation.
+    pub on_classical: bool,
 }
 
 /// What a run produced.
@@ -90,9 +92,20 @@ struct Labels {
     k: f64,
     lambda: f64,
     scale: f64,
+    /// Whether the network's output is added to the classical evaluation.
+    on_classical: bool,
 }
 
 impl Labels {
+    /// The centipawns the network's output is added to.
+    fn base(&self, e: &Entry) -> f64 {
+        if self.on_classical {
+            e.classical as f64
+        } else {
+            0.0
+        }
+    }
+
     fn target(&self, e: &Entry) -> f64 {
         self.lambda * sigmoid(e.score as f64 / self.k) + (1.0 - self.lambda) * e.result as f64
     }
@@ -113,7 +126,7 @@ impl Worker {
             let (own, other) = data.features(i as usize);
             let e = &data.entries[i as usize];
             let out = net.forward(own, other, &mut self.scratch) as f64;
-            let p = sigmoid(out * labels.scale / labels.k);
+            let p = sigmoid((out * labels.scale + labels.base(e)) / labels.k);
             let diff = p - labels.target(e);
             self.loss += diff * diff;
             if let Some(g) = grad_scale {
@@ -151,7 +164,11 @@ fn start(
     fitted_k: f64,
 ) -> Result<Checkpoint, TrainError> {
     let Some(c) = resumed else {
-        let net = Network::new(inputs, s.hidden, s.seed);
+        let mut net = Network::new(inputs, s.hidden, s.seed);
+        if s.on_classical {
+            // A correction starts at nothing: the classical evaluation as it is.
+            net.zero_output();
+        }
         let adam = AdamW::new(net.params.len(), s.weight_decay);
         return Ok(Checkpoint {
             net,
@@ -159,6 +176,7 @@ fn start(
             seed: s.seed,
             k: s.k.unwrap_or(fitted_k),
             lambda: s.lambda,
+            on_classical: s.on_classical,
             history: Vec::new(),
         });
     };
@@ -222,21 +240,31 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
     let mut state = start(s, resumed, inputs, fitted)?;
     if s.resume.is_some() {
         progress(&format!(
-            "resuming after epoch {} (K {:.1}, λ {}, seed {} from the checkpoint)",
+            "resuming after epoch {} (K {:.1}, λ {}, seed {}{} from the checkpoint)",
             state.history.len(),
             state.k,
             state.lambda,
-            state.seed
+            state.seed,
+            if state.on_classical {
+                ", a correction to the classical evaluation"
+            } else {
+                ""
+            }
         ));
     }
     let labels = Labels {
         k: state.k,
         lambda: state.lambda,
         scale: s.scale as f64,
+        on_classical: state.on_classical,
     };
     progress(&format!(
         "the recorded scores themselves, sigmoid(score / K), reach a validation loss of {:.6}",
-        score_baseline(validation, labels)
+        baseline(validation, labels, |e| e.score)
+    ));
+    progress(&format!(
+        "the classical evaluation, sigmoid(eval / K), reaches {:.6}",
+        baseline(validation, labels, |e| e.classical)
     ));
     let threads = rayon::current_num_threads();
     let mut workers: Vec<Worker> = (0..threads)
@@ -290,12 +318,13 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
     })
 }
 
-/// The loss of predicting each position by its own search score: what a network that
-/// reproduced the search exactly would reach (the rest of the target is the result).
-fn score_baseline(data: &Dataset, labels: Labels) -> f64 {
+/// The loss of predicting each position by `score` of it: by its own search score, what a
+/// network that reproduced the search exactly would reach (the rest of the target is the
+/// result); by the classical evaluation, the mark a network has to beat.
+fn baseline(data: &Dataset, labels: Labels, score: impl Fn(&Entry) -> i16) -> f64 {
     data.entries
         .iter()
-        .map(|e| (sigmoid(e.score as f64 / labels.k) - labels.target(e)).powi(2))
+        .map(|e| (sigmoid(score(e) as f64 / labels.k) - labels.target(e)).powi(2))
         .sum::<f64>()
         / data.len().max(1) as f64
 }
@@ -362,6 +391,11 @@ fn header(s: &Settings, loaded: &Loaded, state: &Checkpoint) -> Header {
         qa: 0,
         qb: 0,
         scale: s.scale,
+        base: if state.on_classical {
+            format::Base::Classical
+        } else {
+            format::Base::Nothing
+        },
         notes: json!({
             "trainer": "panoply train",
             "data": files,
