@@ -6,8 +6,8 @@
 
 use super::rng::mix;
 use super::source::TrainingPosition;
-use crate::nnue::features::{Catalog, KindMap, MapError};
 use crate::eval::Evaluator;
+use crate::nnue::features::{Catalog, KindMap, MapError};
 use crate::piece::Player;
 use crate::variant::Family;
 use std::collections::HashMap;

@@ -249,7 +249,9 @@ fn a_correction_network_is_added_to_the_classical_evaluation() {
         });
         let mut game = Game::new(t.clone());
         game.pos = p.position;
-        let own = Nnue::new(net.clone(), &t).unwrap().evaluate_full(&p.position);
+        let own = Nnue::new(net.clone(), &t)
+            .unwrap()
+            .evaluate_full(&p.position);
         let classical = Evaluator::new(&*t).evaluate(&t, &p.position);
         assert_eq!(searcher.evaluate(&game), classical + own);
         corrected += (own != 0) as usize;
@@ -257,5 +259,8 @@ fn a_correction_network_is_added_to_the_classical_evaluation() {
     })
     .unwrap();
     std::fs::remove_dir_all(dir).unwrap();
-    assert!(corrected > n / 2, "only {corrected} of {n} positions corrected");
+    assert!(
+        corrected > n / 2,
+        "only {corrected} of {n} positions corrected"
+    );
 }
