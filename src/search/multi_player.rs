@@ -9,9 +9,10 @@
 //!   static move ordering ranks first instead of passing, so every searched position can
 //!   occur in the game. One "opponent layer" counts as one ply.
 //!
-//! Both use iterative deepening with captures ordered by value, killer moves, a
-//! transposition table per search ([`super::multi_table`]), and stop on a node or time
-//! budget, keeping the best move of the last finished iteration.
+//! Both use iterative deepening with captures ordered by value, checks before quiet moves
+//! (checkmates come from checks: RULES 5.4), killer moves, a transposition table per search
+//! ([`super::multi_table`]), and stop on a node or time budget, keeping the best move of
+//! the last finished iteration.
 
 use super::multi_table::MultiTable;
 use super::ordering::TacticalSink;
