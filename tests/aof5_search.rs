@@ -189,3 +189,54 @@ fn quiescence_sees_a_hanging_queen_that_one_ply_misses() {
         assert!(saved.starts_with("ev3"), "{method:?} played {saved}");
     }
 }
+
+/// The Byzantine King on as1 with one way out (as2), Islam and Protestant out of the game;
+/// no Catholic move checkmates at once, but several do in two (a check that leaves only as2
+/// and a Rook that then checks there, or a Rook that takes as2 away and a check). The
+/// search finds a checkmate three plies deep, and its move really forces one.
+#[test]
+fn the_search_finds_a_checkmate_in_two() {
+    let t = tables("aof5");
+    let pieces = [
+        ("js2", "cK"),
+        ("as1", "bK"),
+        ("at4", "cR"),
+        ("bt4", "cR"),
+        ("bs4", "cR"),
+        ("cu3", "cB"),
+        ("dv1", "cR"),
+        ("iv2", "cR"),
+    ];
+    let pos = parse(&t, &pieces, "c cb - 0 1");
+    let mates_now = |p: &panoply::position::Position<_>| {
+        panoply::movegen::legal_moves(&t, p)
+            .iter()
+            .any(|&m| p.play(&t, m).alive == 0b0001)
+    };
+    assert!(!mates_now(&pos));
+    let eval = Eval::new(&t);
+    for method in Method::ALL {
+        let limits = MultiLimits {
+            depth: Some(3),
+            ..Default::default()
+        };
+        let r = search(
+            &t,
+            &eval,
+            &pos,
+            &[],
+            method,
+            limits,
+            &AtomicBool::new(false),
+            |_| {},
+        );
+        // Won three plies from the root: Catholic, Byzantine, Catholic.
+        assert_eq!(r.score, panoply::games::aof5::eval::WIN - 3, "{method:?}");
+        let after = pos.play(&t, r.best.expect("a move"));
+        let replies = panoply::movegen::legal_moves(&t, &after);
+        assert!(!replies.is_empty());
+        for &reply in replies.iter() {
+            assert!(mates_now(&after.play(&t, reply)), "{method:?}");
+        }
+    }
+}

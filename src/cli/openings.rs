@@ -49,7 +49,8 @@ impl OpeningsArgs {
     fn header(&self) -> String {
         format!(
             "# Made by `panoply openings --plies {} --max-eval {} --depth {} --seed {} --count {}`:\n\
-             # random lines kept when Panoply's search calls them level. One position per line.\n",
+             # random lines kept when Panoply's search calls them level (more than two players:\n\
+             # every army's static utility). One position per line.\n",
             self.plies, self.max_eval, self.depth, self.seed, self.count
         )
     }

@@ -9,9 +9,10 @@
 //!   static move ordering ranks first instead of passing, so every searched position can
 //!   occur in the game. One "opponent layer" counts as one ply.
 //!
-//! Both use iterative deepening with captures ordered by value, killer moves, a
-//! transposition table per search ([`super::multi_table`]), and stop on a node or time
-//! budget, keeping the best move of the last finished iteration.
+//! Both use iterative deepening with captures ordered by value, checks before quiet moves
+//! (checkmates come from checks: RULES 5.4), killer moves, a transposition table per search
+//! ([`super::multi_table`]), and stop on a node or time budget, keeping the best move of
+//! the last finished iteration.
 
 use super::multi_table::MultiTable;
 use super::ordering::TacticalSink;
@@ -19,7 +20,7 @@ use super::{time, Info, Limits, Score, SearchResult};
 use crate::bitboard::BitSet;
 pub use crate::eval::utility::Utility;
 use crate::game::Game;
-use crate::movegen::{generate, is_in_check, legal_moves, tables::Tables};
+use crate::movegen::{generate, is_in_check, legal_moves, piece_targets, tables::Tables};
 use crate::moves::{Move, MoveKind};
 use crate::piece::Player;
 use crate::position::Position;
@@ -94,6 +95,9 @@ pub struct MultiResult {
 pub const QUIESCENCE_CAPTURES: u32 = 0;
 
 const MAX_DEPTH: u32 = 64;
+/// Added to the ordering key of a move that checks: a quiet check goes before the killer,
+/// a check that captures before captures that do not.
+const CHECK_BONUS: i32 = 8_000;
 const MAX_PLY: usize = 128;
 /// 2^18 entries (6 MB): enough for the budgets self-play and protocol searches use.
 const TABLE_BITS: u32 = 18;
@@ -202,6 +206,31 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     }
     result.nodes = s.nodes;
     result
+}
+
+/// The Kings (and Emperors) of the armies still playing other than the one to move.
+fn enemy_royals<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> B {
+    (0..t.players() as u8)
+        .map(Player)
+        .filter(|&p| p != pos.side && pos.is_alive(p))
+        .fold(B::empty(), |acc, p| acc | pos.royals(t, p))
+}
+
+/// Whether the moved piece attacks one of `enemy_royals` from where it lands: a direct
+/// check. Discovered checks, and the moved piece's own cell still blocking a line back, are
+/// not judged: this orders moves, it does not decide a rule.
+fn gives_check<B: BitSet>(t: &Tables<B>, pos: &Position<B>, m: Move, enemy_royals: B) -> bool {
+    if enemy_royals.is_empty() || m.kind() == MoveKind::Pass {
+        return false;
+    }
+    let Some(piece) = pos.piece_at(m.from()) else {
+        return false;
+    };
+    let kind = match m.kind() {
+        MoveKind::Promotion | MoveKind::Merge => m.piece_kind(),
+        _ => piece.kind(),
+    };
+    (piece_targets(t, pos, pos.side, kind, m.to()) & enemy_royals).any()
 }
 
 /// Puts the table's move (if it is one of `moves`) first.
@@ -611,35 +640,79 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
     }
 
     /// Captures by victim value (then cheap attackers first), promotions and mergers, the
-    /// killer, then the rest in generation order.
+    /// killer, then the rest in generation order; a move that checks goes up by
+    /// [`CHECK_BONUS`].
     fn order(&self, pos: &Position<B>, moves: &mut [Move], ply: usize) {
         let killer = self.killers.get(ply).copied().unwrap_or(Move::NONE);
+        let royals = enemy_royals(self.t, pos);
         let key = |m: &Move| -> i32 {
-            if m.kind() == MoveKind::Pass {
-                return 0;
-            }
-            let attacker = pos
-                .piece_at(m.from())
-                .map_or(0, |p| self.eval.piece_value(p.kind()));
-            let victim = match m.kind() {
-                MoveKind::EnPassant => 100,
-                MoveKind::Merge => 0,
-                _ => pos
-                    .piece_at(m.to())
-                    .map_or(0, |p| self.eval.piece_value(p.kind())),
-            };
-            let promo = match m.kind() {
-                MoveKind::Promotion | MoveKind::Merge => self.eval.piece_value(m.piece_kind()),
-                _ => 0,
-            };
-            if victim > 0 || promo > 0 {
-                10_000 + 16 * (victim + promo) - attacker / 16
-            } else if *m == killer {
-                5_000
+            let base = self.static_key(pos, m, killer);
+            if gives_check(self.t, pos, *m, royals) {
+                base + CHECK_BONUS
             } else {
-                0
+                base
             }
         };
-        moves.sort_by_key(|m| std::cmp::Reverse(key(m)));
+        // Cached: the key plays through the piece's targets, once per move is enough.
+        moves.sort_by_cached_key(|m| std::cmp::Reverse(key(m)));
+    }
+
+    /// Captures by victim value (then cheap attackers first), promotions and mergers, the
+    /// killer, then the rest.
+    fn static_key(&self, pos: &Position<B>, m: &Move, killer: Move) -> i32 {
+        if m.kind() == MoveKind::Pass {
+            return 0;
+        }
+        let attacker = pos
+            .piece_at(m.from())
+            .map_or(0, |p| self.eval.piece_value(p.kind()));
+        let victim = match m.kind() {
+            MoveKind::EnPassant => 100,
+            MoveKind::Merge => 0,
+            _ => pos
+                .piece_at(m.to())
+                .map_or(0, |p| self.eval.piece_value(p.kind())),
+        };
+        let promo = match m.kind() {
+            MoveKind::Promotion | MoveKind::Merge => self.eval.piece_value(m.piece_kind()),
+            _ => 0,
+        };
+        if victim > 0 || promo > 0 {
+            10_000 + 16 * (victim + promo) - attacker / 16
+        } else if *m == killer {
+            5_000
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::notation::format_move;
+
+    /// A Catholic Rook on dv1, the Byzantine King on as1: of the Rook's and the King's moves
+    /// only those landing on a line to as1 (ds1 along row s, av1 along column a) check.
+    #[test]
+    fn direct_checks_are_told_from_other_moves() {
+        let crate::game::AnyTables::Wide(t) = crate::games::tables("aof5").unwrap() else {
+            panic!("aof5 uses the wide bitset");
+        };
+        let empty = "10/10/10/10/10/10/10/10";
+        let text = format!(
+            "10/10/10/10/3,cR,6/10/10/bK,9|10/10/10/10/10/10/10/9,cK|{empty}|{empty} c cb - 0 1"
+        );
+        let pos = crate::position::fen::parse(&t, &text).unwrap();
+        let royals = enemy_royals(&t, &pos);
+        assert_eq!(royals.count(), 1);
+        let mut checks: Vec<String> = legal_moves(&t, &pos)
+            .iter()
+            .filter(|&&m| gives_check(&t, &pos, m, royals))
+            .map(|&m| format_move(&t, m))
+            .collect();
+        checks.sort();
+        assert_eq!(checks, ["dv1av1", "dv1ds1"]);
+        assert!(legal_moves(&t, &pos).len() > 20);
     }
 }
