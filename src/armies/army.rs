@@ -76,15 +76,22 @@ type Located<T> = Result<T, (usize, Problem)>;
 
 fn check_army(a: &ArmySchema) -> Located<Army> {
     let code = a.code.get_ref().trim().to_string();
-    if code.is_empty() || !code.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()) {
-        let why = format!("'{code}' must be lower-case letters and digits (it is part of variant names)");
+    if code.is_empty()
+        || !code
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    {
+        let why =
+            format!("'{code}' must be lower-case letters and digits (it is part of variant names)");
         return Err((a.code.span().start, Problem::BadCode(why)));
     }
     let mut pieces: Vec<PieceDef> = Vec::new();
     for p in &a.piece {
         let letter = p.letter.get_ref().trim();
         let ok = letter.len() == 1
-            && letter.chars().all(|c| c.is_ascii_uppercase() && c != 'K' && c != 'P');
+            && letter
+                .chars()
+                .all(|c| c.is_ascii_uppercase() && c != 'K' && c != 'P');
         if !ok {
             return Err((p.letter.span().start, Problem::BadLetter(letter.into())));
         }

@@ -113,9 +113,15 @@ pub fn parse(notation: &str) -> Result<Vec<Atom>, String> {
                     (true, false) => Way::Slide(max),
                     (false, true) => Way::Lame,
                     (false, false) => Way::Leap,
-                    (true, true) => return Err(format!("'{notation}': lame riders are not supported")),
+                    (true, true) => {
+                        return Err(format!("'{notation}': lame riders are not supported"))
+                    }
                 };
-                let (m, cap) = if quiet || capture { (quiet, capture) } else { (true, true) };
+                let (m, cap) = if quiet || capture {
+                    (quiet, capture)
+                } else {
+                    (true, true)
+                };
                 for &(a, b) in steps {
                     let split = steps.len() == 1 && b == 0;
                     let mut group: Vec<String> = Vec::new();
@@ -130,8 +136,8 @@ pub fn parse(notation: &str) -> Result<Vec<Atom>, String> {
                         }
                     }
                     for ((x, y), selectors) in images(a, b) {
-                        let chosen =
-                            group.is_empty() || group.iter().any(|d| selectors.contains(&d.as_str()));
+                        let chosen = group.is_empty()
+                            || group.iter().any(|d| selectors.contains(&d.as_str()));
                         if chosen {
                             let e = moves.entry((x, y, way)).or_insert((false, false));
                             e.0 |= m;
@@ -179,14 +185,22 @@ fn atom(notation: &str, x: i8, y: i8, way: Way, mode: Mode) -> Result<Atom, Stri
                     "'{notation}': only W and F riders (R, B, Q, WW, FF, R4...) are supported"
                 ));
             }
-            Atom::Slide { step: to, max, mode }
+            Atom::Slide {
+                step: to,
+                max,
+                mode,
+            }
         }
         Way::Lame => {
             let via = match (x.abs(), y.abs()) {
                 (0, 2) | (2, 0) | (2, 2) => Vec3::flat(x / 2, y / 2),
                 (1, 2) => Vec3::flat(0, y / 2),
                 (2, 1) => Vec3::flat(x / 2, 0),
-                _ => return Err(format!("'{notation}': lame 'n' is supported on D, A and N only")),
+                _ => {
+                    return Err(format!(
+                        "'{notation}': lame 'n' is supported on D, A and N only"
+                    ))
+                }
             };
             Atom::Lame { via, to, mode }
         }
@@ -238,8 +252,14 @@ mod tests {
             when: LeapCondition::Always
         }));
         assert_eq!(pawn.len(), 3);
-        assert!(parse("R4").unwrap().iter().all(|a| matches!(a, Atom::Slide { max: 4, .. })));
-        assert!(parse("nN").unwrap().iter().all(|a| matches!(a, Atom::Lame { .. })));
+        assert!(parse("R4")
+            .unwrap()
+            .iter()
+            .all(|a| matches!(a, Atom::Slide { max: 4, .. })));
+        assert!(parse("nN")
+            .unwrap()
+            .iter()
+            .all(|a| matches!(a, Atom::Lame { .. })));
         // One atom per target: a King step and a Rook slide on one line stay two ways, a
         // repeated leap is one.
         assert_eq!(parse("WW").unwrap().len(), 4);

@@ -92,7 +92,11 @@ fn castlings(shape: &Shape, armies: [&Army; 2]) -> Vec<Castling> {
                 .filter(|&f| f != 4 && f != corner)
                 .map(c)
                 .collect();
-            let path = if king_to > 4 { 4..=king_to } else { king_to..=4 };
+            let path = if king_to > 4 {
+                4..=king_to
+            } else {
+                king_to..=4
+            };
             let mut safe: Vec<Cell> = path.map(c).collect();
             if king_to < 4 {
                 safe.reverse();

@@ -21,7 +21,10 @@ pub fn builtin_armies() -> Vec<Army> {
 }
 
 fn loaded() -> Vec<Army> {
-    LOADED.read().unwrap_or_else(PoisonError::into_inner).clone()
+    LOADED
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
 }
 
 /// Reads, checks and adds the armies of the file at `path`; on any error nothing is added
@@ -111,10 +114,12 @@ impl VariantSource for FileArmies {
         let (w, b) = Self::pairs()
             .into_iter()
             .find(|(w, b)| format!("{}-{}", w.code, b.code) == rest)?;
-        Some(pairing::variant(&w, &b, any).map_err(|c| VariantError::ArmiesClash {
-            name: name.to_string(),
-            letter: c.letter,
-        }))
+        Some(
+            pairing::variant(&w, &b, any).map_err(|c| VariantError::ArmiesClash {
+                name: name.to_string(),
+                letter: c.letter,
+            }),
+        )
     }
 
     fn names(&self) -> Vec<String> {
@@ -122,7 +127,9 @@ impl VariantSource for FileArmies {
             .into_iter()
             .filter(|(w, b)| w.collision(b).is_none())
             .collect();
-        let plain = pairs.iter().map(|(w, b)| format!("cwda-{}-{}", w.code, b.code));
+        let plain = pairs
+            .iter()
+            .map(|(w, b)| format!("cwda-{}-{}", w.code, b.code));
         let any = pairs
             .iter()
             .map(|(w, b)| format!("cwda-{}-{}-anypromo", w.code, b.code));

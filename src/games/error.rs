@@ -5,10 +5,16 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariantError {
     Unknown(String),
-    UnknownArmy { army: String, known: String },
+    UnknownArmy {
+        army: String,
+        known: String,
+    },
     Malformed(String),
     /// Two armies of an armies file that use one letter for different pieces.
-    ArmiesClash { name: String, letter: char },
+    ArmiesClash {
+        name: String,
+        letter: char,
+    },
 }
 
 impl fmt::Display for VariantError {
