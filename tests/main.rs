@@ -12,11 +12,13 @@ mod reference;
 mod rng;
 
 mod aof5;
+
 mod aof5_eval;
 mod aof5_events;
 mod aof5_reference;
 mod aof5_search;
 mod aof5_uci;
+mod armies;
 mod cli;
 mod cyclical_rules;
 mod datagen;
