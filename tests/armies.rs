@@ -10,6 +10,7 @@ use panoply::position::fen;
 use panoply::variant::Variant;
 use panoply::with_tables;
 
+use crate::protocol_common::{start_uci, uci_say, Engine, XB};
 use crate::rng::Rng;
 
 const UNOFFICIAL: &str = include_str!("../armies/unofficial.toml");
@@ -123,6 +124,29 @@ fn builtin_file_reproduces_the_reference_tables() {
 #[ignore = "deep rows: minutes in release (`-- --ignored`)"]
 fn builtin_file_reproduces_the_deep_reference_rows() {
     assert!(reference_rows(true) > 10);
+}
+
+#[test]
+fn the_evaluation_values_new_pieces_from_their_moves() {
+    let forward = parse_armies("unofficial.toml", UNOFFICIAL)
+        .unwrap()
+        .into_iter()
+        .find(|a| a.code == "forward")
+        .unwrap();
+    let tables = AnyTables::new(pairing::variant(&forward, &army("fide"), false).unwrap());
+    with_tables!(&tables, t => {
+        let ev = panoply::eval::Evaluator::new(t);
+        let value = |token: &str| {
+            ev.value(panoply::piece::Player::WHITE, t.variant.kind_by_token(token).unwrap())
+        };
+        let values: Vec<(&str, i32)> =
+            ["Y", "G", "U", "J", "Q", "R", "N", "B"].iter().map(|&k| (k, value(k))).collect();
+        // The file gives no values: the Forequeen (queen-like) is worth most, the
+        // Furlrurlbakking (rook-like) more than the two minor pieces, all of them something.
+        let v = |k: &str| values.iter().find(|(t, _)| *t == k).unwrap().1;
+        assert!(v("Y") > v("G") && v("G") > v("U") && v("G") > v("J"), "{values:?}");
+        assert!(v("U") > 150 && v("J") > 150 && v("Y") > 600, "{values:?}");
+    });
 }
 
 // ---- bad files ----
@@ -306,6 +330,129 @@ fn a_loaded_army_plays_under_every_command() {
     assert!(
         out.contains("snbzkbns/pppppppp/8/8/8/8/PPPPPPPP/GUJYKJUG w KQkq - 0 1"),
         "{out}"
+    );
+}
+
+// ---- protocols ----
+
+const UNOFFICIAL_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/armies/unofficial.toml");
+
+#[test]
+fn uci_started_with_armies_lists_and_plays_the_new_pairings() {
+    let mut e = Engine::start_with(&["--armies", UNOFFICIAL_PATH]);
+    e.send("uci");
+    let lines = e.expect("uciok");
+    let variants = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant"))
+        .expect("UCI_Variant");
+    for name in [
+        "cwda-forward-fide",
+        "cwda-nutty-amazon",
+        "cwda-allstars-clobberers2",
+    ] {
+        assert!(variants.contains(&format!(" var {name} ")), "{name}");
+    }
+    assert!(lines.contains(&"option name ArmiesFile type string default <empty>".into()));
+    uci_say(&mut e, "setoption name UCI_Variant value cwda-forward-fide");
+    uci_say(&mut e, "position startpos");
+    e.send("go perft 3");
+    // Fairy-Stockfish counts the same with armies/variants.ini.
+    assert_eq!(e.expect_prefix("Nodes searched: "), "Nodes searched: 8822");
+}
+
+#[test]
+fn uci_armies_file_option_loads_and_a_bad_file_changes_nothing() {
+    let mut e = start_uci();
+    let out = uci_say(
+        &mut e,
+        &format!("setoption name ArmiesFile value {UNOFFICIAL_PATH}"),
+    );
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("info string armies file ")
+            && out[0].contains("added forward, allstars, clobberers2, amazon")
+            && out[0].contains("restarts the engine"),
+        "{out:?}"
+    );
+    let mut pieces = GOOD_PIECES;
+    pieces[3] = ("Yak", "Y", "BW?");
+    let bad = temp_file("uci-bad.toml", &one_army("zzucibad", "TUVYKVUT", &pieces));
+    let out = uci_say(&mut e, &format!("setoption name ArmiesFile value {bad}"));
+    let line = one_army("zzucibad", "TUVYKVUT", &pieces)
+        .lines()
+        .position(|l| l.contains("BW?"))
+        .unwrap()
+        + 1;
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with(&format!("info string {bad}:{line}: piece 'Yak'")),
+        "{out:?}"
+    );
+    // The armies loaded before still play; the bad file's army is unknown.
+    assert!(uci_say(
+        &mut e,
+        "setoption name UCI_Variant value cwda-allstars-amazon"
+    )
+    .is_empty());
+    let out = uci_say(
+        &mut e,
+        "setoption name UCI_Variant value cwda-zzucibad-fide",
+    );
+    assert!(
+        out[0].starts_with("info string unknown army 'zzucibad'"),
+        "{out:?}"
+    );
+    uci_say(&mut e, "setoption name UCI_Variant value cwda-forward-fide");
+    uci_say(&mut e, "position startpos");
+    e.send("go perft 2");
+    assert_eq!(e.expect_prefix("Nodes searched: "), "Nodes searched: 400");
+}
+
+#[test]
+fn xboard_started_with_armies_offers_and_describes_the_new_pairings() {
+    let mut e = Engine::start_with(&["--armies", UNOFFICIAL_PATH]);
+    e.send("xboard");
+    e.send("protover 2");
+    let features = e.expect("feature done=1");
+    let variants = features
+        .iter()
+        .find(|l| l.starts_with("feature variants="))
+        .unwrap();
+    assert!(variants.contains(",cwda-forward-fide,"), "{variants}");
+    assert!(!variants.contains("-anypromo"), "{variants}");
+    let white = features
+        .iter()
+        .find(|l| l.contains("White Army -combo"))
+        .unwrap();
+    assert!(white.contains(" /// Forward FIDEs /// "), "{white}");
+    assert!(features.contains(&"feature option=\"ArmiesFile -file \"".into()));
+    let mut x = XB::after_handshake(e);
+    let out = x.say("variant cwda-forward-fide");
+    assert!(out[0].starts_with("setup ("), "{out:?}");
+    assert!(
+        out[0].ends_with(" rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/GUJYKJUG w KQkq - 0 1"),
+        "{out:?}"
+    );
+    // Every piece of the new army is described to XBoard, so it can test legality.
+    for letter in ["G", "U", "J", "Y"] {
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with(&format!("piece {letter}"))),
+            "{letter}: {out:?}"
+        );
+    }
+    // The army options pick a loaded army for `cwda`.
+    x.silent("option White Army=Amazon Army");
+    let out = x.say("variant cwda");
+    assert!(
+        out[0].ends_with("/PPPPPPPP/SNBZKBNS w KQkq - 0 1"),
+        "{out:?}"
+    );
+    let reply = x.reply("option ArmiesFile=/nonexistent/armies.toml");
+    assert!(
+        reply.starts_with("Error (/nonexistent/armies.toml: cannot read the file"),
+        "{reply}"
     );
 }
 

@@ -12,7 +12,6 @@ mod reference;
 mod rng;
 
 mod aof5;
-
 mod aof5_eval;
 mod aof5_events;
 mod aof5_reference;

@@ -6,10 +6,14 @@
 pub mod army;
 pub mod betza;
 pub mod error;
+pub mod option;
 pub mod pairing;
 pub mod schema;
 pub mod source;
 
 pub use army::{parse_armies, Army};
 pub use error::{ArmiesError, Problem};
-pub use source::{builtin_armies, load_file, load_text, BUILTIN_TOML};
+pub use option::{set_armies_file, ARMIES_FILE};
+pub use source::{
+    builtin_armies, file_pairings, load_file, load_text, loaded_armies, BUILTIN_TOML,
+};

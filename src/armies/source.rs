@@ -20,7 +20,8 @@ pub fn builtin_armies() -> Vec<Army> {
     parse_armies("armies/builtin.toml", BUILTIN_TOML).expect("the shipped builtin.toml reads")
 }
 
-fn loaded() -> Vec<Army> {
+/// The armies loaded from files so far, in load order.
+pub fn loaded_armies() -> Vec<Army> {
     LOADED
         .read()
         .unwrap_or_else(PoisonError::into_inner)
@@ -42,7 +43,7 @@ pub fn load_file(path: &str) -> Result<Vec<String>, ArmiesError> {
 pub fn load_text(file: &str, text: &str) -> Result<Vec<String>, ArmiesError> {
     let armies = parse_armies(file, text)?;
     let builtin = builtin_armies();
-    let mut known = loaded();
+    let mut known = loaded_armies();
     let mut added = Vec::new();
     for army in armies {
         if known.contains(&army) {
@@ -90,7 +91,7 @@ struct FileArmies;
 impl FileArmies {
     /// Every (white, black) pair with at least one loaded army.
     fn pairs() -> Vec<(Army, Army)> {
-        let loaded = loaded();
+        let loaded = loaded_armies();
         let all: Vec<Army> = builtin_armies().into_iter().chain(loaded.clone()).collect();
         let mut out = Vec::new();
         for w in &all {
@@ -123,16 +124,18 @@ impl VariantSource for FileArmies {
     }
 
     fn names(&self) -> Vec<String> {
-        let pairs: Vec<_> = Self::pairs()
-            .into_iter()
-            .filter(|(w, b)| w.collision(b).is_none())
-            .collect();
-        let plain = pairs
-            .iter()
-            .map(|(w, b)| format!("cwda-{}-{}", w.code, b.code));
-        let any = pairs
-            .iter()
-            .map(|(w, b)| format!("cwda-{}-{}-anypromo", w.code, b.code));
-        plain.chain(any).collect()
+        let plain = file_pairings();
+        let any: Vec<String> = plain.iter().map(|n| format!("{n}-anypromo")).collect();
+        plain.into_iter().chain(any).collect()
     }
+}
+
+/// The pairings loaded armies add, without their `-anypromo` twins: every pair with a loaded
+/// army whose letters do not collide.
+pub fn file_pairings() -> Vec<String> {
+    FileArmies::pairs()
+        .into_iter()
+        .filter(|(w, b)| w.collision(b).is_none())
+        .map(|(w, b)| format!("cwda-{}-{}", w.code, b.code))
+        .collect()
 }
