@@ -529,7 +529,8 @@ fn mangled(rng: &mut Rng) -> String {
                     .rev()
                     .find(|&c| line.is_char_boundary(c))
                     .unwrap_or(0);
-                line.insert_str(cut, *rng.pick(&NOISE));
+                let noise = *rng.pick(&NOISE);
+                line.insert_str(cut, noise);
             }
             3 => {
                 let dup = lines[i].clone();

@@ -56,7 +56,7 @@ pub fn variant(white: &Army, black: &Army, any_promotion: bool) -> Result<Varian
         ..Variant::new(
             name,
             Family::Cwda,
-            shape.clone(),
+            shape,
             cwda::two_player_orientations(),
             vec!['w', 'b'],
             pieces,
