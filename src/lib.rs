@@ -18,6 +18,7 @@ pub use panoply_core::{
     bitboard, game, geometry, movegen, moves, outcome, piece, position, variant, with_tables,
 };
 
+pub mod armies;
 pub mod bench;
 pub mod datagen;
 pub mod eval;

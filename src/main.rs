@@ -17,13 +17,24 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<cli::Command>,
+    /// An armies file (docs/armies.md) whose armies join the built-in ones, for every command
+    /// and for engine mode.
+    #[arg(long, global = true, value_name = "FILE")]
+    armies: Option<String>,
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let result = match Cli::parse().command {
+    let cli = Cli::parse();
+    if let Some(file) = &cli.armies {
+        if let Err(e) = panoply::armies::load_file(file) {
+            eprintln!("panoply: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let result = match cli.command {
         Some(command) => command.run(),
         None => {
             panoply::protocol::run();

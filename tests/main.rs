@@ -17,6 +17,7 @@ mod aof5_events;
 mod aof5_reference;
 mod aof5_search;
 mod aof5_uci;
+mod armies;
 mod cli;
 mod cyclical_rules;
 mod datagen;

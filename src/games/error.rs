@@ -5,8 +5,16 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariantError {
     Unknown(String),
-    UnknownArmy { army: String, known: String },
+    UnknownArmy {
+        army: String,
+        known: String,
+    },
     Malformed(String),
+    /// Two armies of an armies file that use one letter for different pieces.
+    ArmiesClash {
+        name: String,
+        letter: char,
+    },
 }
 
 impl fmt::Display for VariantError {
@@ -21,6 +29,10 @@ impl fmt::Display for VariantError {
             VariantError::UnknownArmy { army, known } => {
                 write!(f, "unknown army '{army}' (armies: {known})")
             }
+            VariantError::ArmiesClash { name, letter } => write!(
+                f,
+                "{name}: the two armies use letter '{letter}' for different pieces"
+            ),
             VariantError::Malformed(n) => write!(
                 f,
                 "malformed variant name '{n}' (expected cwda-<white>-<black>[-anypromo])"

@@ -4,6 +4,7 @@
 use super::lag::LagMeter;
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::{search_done_to, Event, Inbox, Output, Protocol};
+use crate::armies::{set_armies_file, ARMIES_FILE};
 use crate::games;
 use crate::nnue::{EVAL_FILE, USE_NNUE};
 use crate::search::multi_player::Method;
@@ -171,6 +172,9 @@ impl Uci {
         self.out.send(&format!(
             "option name {EVAL_FILE} type string default <empty>"
         ));
+        self.out.send(&format!(
+            "option name {ARMIES_FILE} type string default <empty>"
+        ));
         let methods: Vec<String> = Method::ALL
             .iter()
             .map(|m| format!("var {}", m.name()))
@@ -223,6 +227,11 @@ impl Uci {
             "evalfile" => {
                 let path = if value == "<empty>" { "" } else { value };
                 let line = self.session.load_eval_file(path)?;
+                self.out.send(&format!("info string {line}"));
+                return Ok(());
+            }
+            "armiesfile" => {
+                let line = set_armies_file(value)?;
                 self.out.send(&format!("info string {line}"));
                 return Ok(());
             }

@@ -3,7 +3,8 @@
 //! Variants: `normal`, `cwda` (Chess with Different Armies with our letters, armies from the
 //! `White Army` / `Black Army` options), `fairy` (the same with Fairy-Max's letters, so that
 //! games against Fairy-Max work through promotions; `Variant fairy selects` sets both armies
-//! by Fairy-Max's names) and every registry variant XBoard can show. For every non-normal
+//! by Fairy-Max's names) and every registry variant XBoard can show (the pairings of armies
+//! files by name too; their armies also join the army options). For every non-normal
 //! variant the engine sends `setup` and `piece` commands, so XBoard can keep legality
 //! testing on.
 
@@ -12,6 +13,7 @@ use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
 use super::xboard_targets::{self, Targets};
 use super::{search_done_to, Event, Inbox, Output, Protocol};
+use crate::armies::{self, set_armies_file, ARMIES_FILE};
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
 use crate::interop::fairymax;
@@ -83,7 +85,8 @@ pub struct XBoard {
     pieces: Option<XBoardPieces>,
     /// Where the piece the user last lifted may go (engine-defined variants only).
     targets: Option<Targets>,
-    armies: [Army; 2],
+    /// The codes of the armies `cwda` and `fairy` pair (built-in or from an armies file).
+    armies: [String; 2],
     /// The side the engine plays; `None` in force mode.
     engine_side: Option<Player>,
     analyzing: bool,
@@ -137,7 +140,7 @@ impl XBoard {
             variant_label: "normal".into(),
             pieces: None,
             targets: None,
-            armies: [Army::Fide, Army::Fide],
+            armies: ["fide".into(), "fide".into()],
             engine_side: Some(Player::BLACK),
             analyzing: false,
             post: Arc::new(AtomicBool::new(true)),
@@ -252,8 +255,11 @@ impl XBoard {
 
     fn protover(&mut self, _version: &str) -> Reply {
         let mut variants = vec!["normal".to_string(), "fairy".into(), "cwda".into()];
+        let file_pairings = armies::file_pairings();
         for name in games::names() {
-            if name == "chess" || name.starts_with("cwda-") {
+            // CwDA pairings are `cwda` with the army options; those of armies files are
+            // listed too, so a GUI can start one by name.
+            if name == "chess" || (name.starts_with("cwda-") && !file_pairings.contains(&name)) {
                 continue;
             }
             if let Ok(v) = games::by_name(&name) {
@@ -270,11 +276,12 @@ impl XBoard {
         ));
         self.out
             .send(&format!("feature variants=\"{}\"", variants.join(",")));
-        let armies = |default: Army| {
-            ARMY_CHOICES
+        let choices = army_choices();
+        let armies = |default: &str| {
+            choices
                 .iter()
-                .map(|(n, a)| {
-                    if *a == default {
+                .map(|(n, code)| {
+                    if code == default {
                         format!("*{n}")
                     } else {
                         n.to_string()
@@ -285,11 +292,11 @@ impl XBoard {
         };
         self.out.send(&format!(
             "feature option=\"White Army -combo {}\"",
-            armies(self.armies[0])
+            armies(&self.armies[0])
         ));
         self.out.send(&format!(
             "feature option=\"Black Army -combo {}\"",
-            armies(self.armies[1])
+            armies(&self.armies[1])
         ));
         // Every pairing in Fairy-Max's spelling (Panoply also plays an army against itself).
         let pairs: Vec<String> = Army::ALL
@@ -316,6 +323,8 @@ impl XBoard {
         ));
         self.out
             .send(&format!("feature option=\"{EVAL_FILE} -file \""));
+        self.out
+            .send(&format!("feature option=\"{ARMIES_FILE} -file \""));
         self.out.send("feature done=1");
         Ok(())
     }
@@ -346,7 +355,7 @@ impl XBoard {
         let (variant, fairy_max_letters) = match name {
             "normal" => (games::by_name("chess").map_err(|e| e.to_string())?, false),
             "cwda" | "fairy" => {
-                let [white, black] = self.armies.map(Army::name);
+                let [white, black] = &self.armies;
                 let chosen = format!("cwda-{white}-{black}");
                 (
                     games::by_name(&chosen).map_err(|e| e.to_string())?,
@@ -598,7 +607,7 @@ impl XBoard {
             fairymax::SELECT_OPTION => {
                 let (w, b) = fairymax::pairing_from_selects(value)
                     .ok_or_else(|| format!("unknown army pairing '{value}'"))?;
-                self.armies = [w, b];
+                self.armies = [w.name().to_string(), b.name().to_string()];
             }
             OWN_BOOK => {
                 self.book.set_enabled(parse_check(name, value)?);
@@ -613,6 +622,11 @@ impl XBoard {
             }
             EVAL_FILE => {
                 let line = self.session.load_eval_file(value)?;
+                log::info!("{line}");
+                return Ok(());
+            }
+            ARMIES_FILE => {
+                let line = set_armies_file(value)?;
                 log::info!("{line}");
                 return Ok(());
             }
@@ -819,13 +833,25 @@ fn other(p: Player) -> Player {
     Player(1 - p.0)
 }
 
-fn army_by_name(s: &str) -> Option<Army> {
-    ARMY_CHOICES
+/// The `White Army` / `Black Army` choices: (name shown, army code), the built-in armies
+/// then those of armies files.
+fn army_choices() -> Vec<(String, String)> {
+    let built_in = ARMY_CHOICES
         .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(s))
-        .map(|(_, a)| *a)
-        .or_else(|| fairymax::army_from_name(s))
-        .or_else(|| Army::from_name(&s.to_ascii_lowercase()))
+        .map(|(n, a)| (n.to_string(), a.name().to_string()));
+    let loaded = armies::loaded_armies()
+        .into_iter()
+        .map(|a| (a.name, a.code));
+    built_in.chain(loaded).collect()
+}
+
+/// The code of the army a GUI names by its shown name, Fairy-Max's name or its code.
+fn army_by_name(s: &str) -> Option<String> {
+    army_choices()
+        .into_iter()
+        .find(|(n, code)| n.eq_ignore_ascii_case(s) || code.eq_ignore_ascii_case(s))
+        .map(|(_, code)| code)
+        .or_else(|| fairymax::army_from_name(s).map(|a| a.name().to_string()))
 }
 
 /// `1-0 {White mates}` and the like.

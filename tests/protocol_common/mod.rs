@@ -20,7 +20,13 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// The engine started with these command-line arguments (`--armies FILE`).
+    pub fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_panoply"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -208,6 +214,11 @@ impl XB {
         e.send("xboard");
         e.send("protover 2");
         e.expect("feature done=1");
+        XB { e, pings: 0 }
+    }
+
+    /// An engine whose handshake the caller has read.
+    pub fn after_handshake(e: Engine) -> XB {
         XB { e, pings: 0 }
     }
 
