@@ -408,8 +408,9 @@ mod tests {
         l.move_overhead = Some(Duration::from_millis(1000));
         let careful = budget(&l);
         assert!(careful.soft.unwrap() < default.soft.unwrap());
-        // With 500 ms of lag on top, 1.5 s per move is kept in hand: 10 s are short.
+        // With 500 ms of lag on top, 1.5 s per move is kept in hand: 4 s are short.
         l.clock.as_mut().unwrap().lag = Duration::from_millis(500);
+        l.clock.as_mut().unwrap().time_left = Duration::from_millis(4000);
         assert!(budget(&l).hard.unwrap() <= Duration::from_millis(25));
         let mut mt = Limits {
             movetime: Some(Duration::from_millis(1000)),

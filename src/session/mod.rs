@@ -348,7 +348,9 @@ impl Session {
             if let Some(level) = level {
                 // A smaller search that scores a few root moves to choose a mistake from;
                 // the options return to the session's at `finish`.
-                limits.nodes = limits.nodes.min(level.node_limit()).or(level.node_limit());
+                if let Some(cap) = level.node_limit() {
+                    limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+                }
                 let mut o = searcher.options();
                 o.multi_pv = o.multi_pv.max(strength::CANDIDATES);
                 let _ = searcher.set_options(o);
@@ -431,7 +433,7 @@ fn spawn_search<B: BitSet>(
             }
         };
         let mut result = searcher.search(&game, &limits, &stop, &mut on_info);
-        if let (Some(level), Some(_)) = (shown.level, result.best) {
+        if let (Some(level), false) = (shown.level, lines.is_empty()) {
             let scores: Vec<Score> = lines.iter().map(|l| l.score).collect();
             let chosen = &lines[level.choose(&scores, game.pos.hash)];
             if chosen.multipv > 1 && !chosen.pv.is_empty() {
