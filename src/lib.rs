@@ -10,14 +10,16 @@
 //! registry of variant names), [`eval`] and [`search`], [`session`] (the engine as the
 //! protocols and the board server drive it), [`protocol`] (UCI, XBoard), [`server`] (the
 //! browser board) and [`shell`] (a text interface for humans). Beside them: [`tournament`]
-//! (`panoply match`, engines as child processes), [`tune`], [`interop`] (other engines'
-//! conventions) and [`bench`] (`panoply bench`: perft and search speed).
+//! (`panoply match`, engines as child processes), [`tune`], [`train`] (NNUE networks),
+//! [`interop`] (other engines' conventions) and [`bench`] (`panoply bench`: perft and search
+//! speed).
 
 pub use panoply_core::{
     bitboard, game, geometry, movegen, moves, outcome, piece, position, variant, with_tables,
 };
 
 pub mod bench;
+pub mod datagen;
 pub mod eval;
 pub mod games;
 pub mod interop;
@@ -28,4 +30,5 @@ pub mod server;
 pub mod session;
 pub mod shell;
 pub mod tournament;
+pub mod train;
 pub mod tune;

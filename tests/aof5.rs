@@ -394,3 +394,31 @@ fn bad_position_strings_get_precise_errors() {
     let corner_pawn = board(&t, &with_kings(&[("jz3", "bPN")]));
     assert!(err(&format!("{corner_pawn} c cpib - 0 1")).contains("must already have promoted"));
 }
+
+#[test]
+fn only_royals_are_adjudicated_a_draw_only_when_no_checkmate_can_follow() {
+    use panoply::movegen::is_in_check;
+    use panoply::tournament::board::new_board;
+    let t = tables("aof5");
+    let any = panoply::games::tables("aof5").unwrap();
+    let adjudicated = |pieces: &[(&str, &str)], rest: &str| {
+        let text = format!("{} {rest}", board(&t, pieces));
+        new_board(&any, Some(&text)).unwrap().only_royals_left()
+    };
+    // Kings only, or Emperors only: each attacks every cell it is attacked from.
+    assert!(adjudicated(
+        &[("js2", "cK"), ("jz2", "pK"), ("as2", "bK")],
+        "c cpb - 0 1"
+    ));
+    assert!(adjudicated(&[("ds2", "cE"), ("jz2", "pE")], "c cp - 0 1"));
+    // An Emperor and a King: the Emperor's triagonal step checks a King that cannot answer it.
+    let mixed = [("ds2", "cE"), ("ft4", "pK"), ("as2", "bK")];
+    assert!(!adjudicated(&mixed, "c cpb - 0 1"));
+    // A pawn left on the board is no adjudication either.
+    assert!(!adjudicated(
+        &[("js2", "cK"), ("jz2", "pK"), ("ew2", "bPN"), ("as2", "bK")],
+        "c cpb - 0 1"
+    ));
+    let checked = play(&t, &parse(&t, &mixed, "c cpb - 0 1"), "ds2es3");
+    assert!(is_in_check(&t, &checked, Player(1)));
+}

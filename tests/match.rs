@@ -415,6 +415,51 @@ fn four_player_games_are_refereed_and_recorded() {
 }
 
 #[test]
+fn a_four_seat_gauntlet_rotates_the_candidate_and_scores_its_games() {
+    // The candidate alone in one seat, rotated; the move limit draws every game 1/4 each.
+    let bin = env!("CARGO_BIN_EXE_panoply");
+    let run = run_match(
+        &[
+            "random.engine",
+            "random.engine",
+            "--mode",
+            "gauntlet",
+            "--variant",
+            "aof5",
+            "--games",
+            "4",
+            "--tc",
+            "10+0.1",
+            "--max-plies",
+            "8",
+            "--quiet",
+        ],
+        &[("PANOPLY_BIN", bin)],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.games.len(), 4);
+    let armies = ["Catholic", "Protestant", "Islamic", "Byzantine"];
+    for (i, g) in run.games.iter().enumerate() {
+        let seats = armies.map(|s| g.tags[s].clone());
+        let candidate: Vec<usize> = (0..4).filter(|&s| seats[s] == "Random").collect();
+        assert_eq!(candidate, vec![i], "game {i}: {seats:?}");
+        assert_eq!(g.tags["Result"], "1/4-1/4-1/4-1/4");
+    }
+    assert!(
+        run.stdout
+            .contains("Score of Random in one seat of 4: 25.0% +/- 0.0% (equal 25.0%), Elo +0 [W 0, D 4, L 0] 4"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("By seat: seat 1: 0.25/1, seat 2: 0.25/1, seat 3: 0.25/1, seat 4: 0.25/1"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn two_panoplies_play_cwda_and_shatranj_from_the_books() {
     use panoply::tournament::book::Book;
     let (a, b) = (panoply_engine("Panoply A"), panoply_engine("Panoply B"));

@@ -897,3 +897,170 @@ fn the_own_page_and_local_tools_are_served() {
     BufReader::new(stream).read_line(&mut line).unwrap();
     assert!(line.starts_with("HTTP/1.1 200"), "{line}");
 }
+
+/// A new two-player game of humans from `position` on a clock of `base` ms (no increment).
+fn timed_game(variant: &str, position: &str, base: u64) -> SocketAddr {
+    let addr = serve(variant);
+    humans(addr, 2);
+    let state = post(
+        addr,
+        "/api/new",
+        json!({ "position": position, "clock": { "base": base } }),
+    );
+    assert_eq!(state["clock"]["base"], base);
+    assert_eq!(state["clock"]["running"], 0, "White's clock runs: {state}");
+    addr
+}
+
+#[test]
+fn a_flag_fall_loses_the_game() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let addr = timed_game("chess", start, 300);
+    let state = wait_for(addr, |s| !s["outcome"].is_null());
+    assert_eq!(state["outcome"]["text"], "Black wins by time forfeit");
+    assert_eq!(state["clock"]["remaining"][0], 0);
+    assert_eq!(state["clock"]["running"], Value::Null);
+    assert_eq!(state["legal"], json!([]));
+    let error = refused(addr, "/api/move", r#"{"move": "e2e4"}"#, 409);
+    assert!(error.contains("time forfeit"), "{error}");
+    let (_, pgn) = http(addr, "GET", "/api/game.pgn", "");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+}
+
+#[test]
+fn a_flag_fall_against_a_bare_king_is_a_draw() {
+    // White flags; Black has only its King and could never checkmate.
+    let addr = timed_game("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 200);
+    let state = wait_for(addr, |s| !s["outcome"].is_null());
+    assert_eq!(state["outcome"]["winner"], Value::Null, "{state}");
+    assert_eq!(
+        state["outcome"]["text"],
+        "draw by timeout against insufficient material"
+    );
+    // A Knight could help mate (the flagging side's pieces can block): the flag loses.
+    let addr = timed_game("chess", "4kn2/8/8/8/8/8/8/3QK3 w - - 0 1", 200);
+    let state = wait_for(addr, |s| !s["outcome"].is_null());
+    assert_eq!(state["outcome"]["text"], "Black wins by time forfeit");
+}
+
+#[test]
+fn the_clock_of_the_mover_stops_and_gets_its_increment() {
+    let addr = serve("chess");
+    humans(addr, 2);
+    let state = post(
+        addr,
+        "/api/new",
+        json!({ "clock": { "base": 60_000, "increment": 2000 } }),
+    );
+    // White's clock runs from the new game on; Black's waits.
+    let white = state["clock"]["remaining"][0].as_u64().unwrap();
+    assert!((59_000..=60_000).contains(&white), "{state}");
+    assert_eq!(state["clock"]["remaining"][1], 60_000);
+    std::thread::sleep(Duration::from_millis(300));
+    let state = post(addr, "/api/move", json!({ "move": "e2e4" }));
+    let white = state["clock"]["remaining"][0].as_u64().unwrap();
+    // 60 s less the ~0.3 s of thinking, plus 2 s: more than the start, less than 62 s.
+    assert!((61_000..=61_750).contains(&white), "{white}");
+    assert_eq!(state["clock"]["running"], 1);
+    let state = post(addr, "/api/undo", json!({}));
+    // No time given back: White's clock runs on from what it showed.
+    let after = state["clock"]["remaining"][0].as_u64().unwrap();
+    assert!(
+        after <= white && after + 500 > white,
+        "{after} after {white}"
+    );
+    assert_eq!(state["clock"]["running"], 0);
+}
+
+#[test]
+fn an_engine_seat_plays_on_its_own_clock() {
+    let addr = serve("chess");
+    // A budget per move far beyond the clock: the engine must follow the clock instead.
+    post(addr, "/api/engine", json!({ "movetime": 60_000 }));
+    post(addr, "/api/seats", json!({ "seats": ["human", "engine"] }));
+    post(addr, "/api/new", json!({ "clock": { "base": 4000 } }));
+    let sent = Instant::now();
+    post(addr, "/api/move", json!({ "move": "e2e4" }));
+    let state = wait_for(addr, |s| s["ply"] == 2);
+    assert!(
+        sent.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert!(state["outcome"].is_null(), "{state}");
+    let black = state["clock"]["remaining"][1].as_u64().unwrap();
+    assert!(
+        (1..4000).contains(&black),
+        "the engine's clock ran: {black}"
+    );
+    assert_eq!(state["clock"]["running"], 0);
+}
+
+#[test]
+fn bad_clocks_and_clocks_for_four_players_are_refused() {
+    let addr = serve("chess");
+    refused(addr, "/api/new", r#"{"clock": {"base": 0}}"#, 400);
+    refused(addr, "/api/new", r#"{"clock": {"base": "5 min"}}"#, 400);
+    let error = refused(
+        addr,
+        "/api/new",
+        r#"{"variant": "aof5", "clock": {"base": 60000}}"#,
+        400,
+    );
+    assert!(
+        error.contains("four-player games have no clocks"),
+        "{error}"
+    );
+    assert_eq!(get(addr, "/api/state")["clock"], Value::Null, "untimed");
+}
+
+#[test]
+fn checks_are_listed_for_every_army_in_check() {
+    let addr = serve("chess");
+    humans(addr, 2);
+    let state = post(
+        addr,
+        "/api/new",
+        json!({ "position": "4k3/8/8/8/8/8/8/4RK2 b - - 0 1" }),
+    );
+    assert_eq!(state["in_check"], json!([false, true]));
+    let state = post(addr, "/api/move", json!({ "move": "e8d8" }));
+    assert_eq!(state["in_check"], json!([false, false]));
+}
+
+#[test]
+fn a_killed_timed_game_resumes_with_the_time_each_side_had() {
+    let data = scratch("clock");
+    let state_dir = data.join("games");
+    let dir_arg = ["--state-dir", state_dir.to_str().unwrap()];
+    let (child, addr) = start_serve(0, &data, &dir_arg);
+    let port = addr.port();
+    post(addr, "/api/seats", json!({ "seats": ["human", "human"] }));
+    post(
+        addr,
+        "/api/new",
+        json!({ "clock": { "base": 120_000, "increment": 1000 } }),
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    post(addr, "/api/move", json!({ "move": "e2e4" }));
+    std::thread::sleep(Duration::from_millis(400));
+    let before = post(addr, "/api/move", json!({ "move": "e7e5" }));
+    assert_eq!(kill(child), "");
+    let file = state_dir.join(format!("serve-{port}.json"));
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let kept_times = kept["clock"]["remaining"].clone();
+    let [white, black] = [0, 1].map(|s| kept_times[s].as_u64().unwrap());
+    assert!(white < 121_000 && black < 121_000, "{kept_times}");
+    assert_eq!(kept_times[1], before["clock"]["remaining"][1]);
+
+    let (child, addr) = start_serve(port, &data, &dir_arg);
+    let state = get(addr, "/api/state");
+    assert_eq!(state["clock"]["base"], 120_000);
+    assert_eq!(state["clock"]["increment"], 1000);
+    assert_eq!(state["clock"]["running"], 0);
+    assert_eq!(state["clock"]["remaining"][1], black, "{state}");
+    let now = state["clock"]["remaining"][0].as_u64().unwrap();
+    assert!(now <= white && now + 2000 > white, "{now} after {white}");
+    assert_eq!(kill(child), "");
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -8,6 +8,10 @@ pub mod timing;
 
 pub use timing::{process_cpu_seconds, Timed};
 
+use crate::nnue::format::Network;
+use crate::search::bench::{self as search_bench, BenchEval};
+use std::sync::Arc;
+
 /// The depths of a bench run.
 #[derive(Clone, Copy, Debug)]
 pub struct Depths {
@@ -19,13 +23,60 @@ pub struct Depths {
     pub missionary: u32,
     /// Fixed search depth for the search bench (0 skips it).
     pub search: u32,
+    /// Depth of the network-against-classical search speed comparison (0 skips it).
+    pub nnue: u32,
 }
 
-/// Runs every section, passing each output line to `report` as soon as it is measured.
-pub fn run(depths: &Depths, report: &dyn Fn(&str)) -> Result<(), String> {
+/// The network side of the evaluation-speed comparison ([`nnue_speed`]).
+pub enum SpeedNetwork {
+    /// No comparison.
+    None,
+    /// A seeded random network of this many hidden units.
+    Random(usize),
+    File(Arc<Network>),
+}
+
+/// Runs every section, passing each output line to `report` as soon as it is measured. The
+/// search bench comes last: its closing lines are what benchmark workers read.
+pub fn run(depths: &Depths, network: SpeedNetwork, report: &dyn Fn(&str)) -> Result<(), String> {
     perft::bench_2d(depths.perft, report)?;
     perft::bench_3d(depths.aof, depths.missionary, report)?;
+    nnue_speed(depths.nnue, network, report)?;
     search(depths.search, report)
+}
+
+/// Search speed with a network against the classical evaluation, over the search bench's
+/// positions at `depth`, in the same run: nodes per second of each and their ratio (the trees
+/// differ, so nodes per second is what compares). Depth 0 skips it.
+pub fn nnue_speed(depth: u32, network: SpeedNetwork, report: &dyn Fn(&str)) -> Result<(), String> {
+    if depth == 0 {
+        return Ok(());
+    }
+    let (net, label) = match network {
+        SpeedNetwork::None => return Ok(()),
+        SpeedNetwork::Random(hidden) => (
+            Arc::new(search_bench::random_network(hidden)?),
+            format!("random network, {hidden} hidden"),
+        ),
+        SpeedNetwork::File(net) => {
+            let label = format!("network file, {} hidden", net.header.hidden);
+            (net, label)
+        }
+    };
+    let nps = |eval: &BenchEval| -> Result<(u64, f64), String> {
+        let lines = search_bench::run_with(depth, eval)?;
+        let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+        let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
+        Ok((nodes, nodes as f64 / secs.max(1e-9)))
+    };
+    let (classical_nodes, classical) = nps(&BenchEval::Classical)?;
+    let (network_nodes, network) = nps(&BenchEval::Network(net))?;
+    report(&format!(
+        "eval speed depth {depth}: classical {classical_nodes} nodes {classical:.0} nps, \
+         {label} {network_nodes} nodes {network:.0} nps, ratio {:.2}",
+        network / classical.max(1e-9)
+    ));
+    Ok(())
 }
 
 /// The search bench: a line per position, the total, and the two closing lines in the form

@@ -1,9 +1,12 @@
 //! `panoply bench`: perft and search speed on fixed positions of every supported game. The
 //! measuring is the library's ([`panoply::bench`]); this file reads the depths.
 
+use super::eval_args::EvalArgs;
 use super::Failure;
 use clap::Args;
-use panoply::bench::{self, Depths};
+use panoply::bench::{self, Depths, SpeedNetwork};
+use panoply::nnue::format::Network;
+use std::sync::Arc;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -19,6 +22,12 @@ pub struct BenchArgs {
     /// Fixed search depth for the search bench (0 skips it).
     #[arg(long, default_value_t = 8)]
     search_depth: u32,
+    /// Depth of the evaluation-speed comparison: search with a network (a random one of 256
+    /// hidden units, or --eval-file) against the classical evaluation (0 skips it).
+    #[arg(long, default_value_t = 7)]
+    nnue_depth: u32,
+    #[command(flatten)]
+    eval: EvalArgs,
 }
 
 impl BenchArgs {
@@ -28,8 +37,14 @@ impl BenchArgs {
             aof: self.aof_depth,
             missionary: self.missionary_depth,
             search: self.search_depth,
+            nnue: self.nnue_depth,
         };
-        bench::run(&depths, &|line| println!("{line}"))?;
+        let network = match (&self.eval.eval_file, self.eval.no_nnue) {
+            (_, true) => SpeedNetwork::None,
+            (Some(path), false) => SpeedNetwork::File(Arc::new(Network::load(path)?)),
+            (None, false) => SpeedNetwork::Random(256),
+        };
+        bench::run(&depths, network, &|line| println!("{line}"))?;
         Ok(())
     }
 }

@@ -44,7 +44,8 @@ pub struct MatchArgs {
     /// `model=normalized` (fishtest's normalised Elo); see docs/sprt.md.
     #[arg(long, num_args = 1..=5, value_name = "SETTING")]
     sprt: Option<Vec<String>>,
-    /// roundrobin or gauntlet (the first engine against each of the others).
+    /// roundrobin or gauntlet (the first engine against each of the others; in a game of
+    /// more than two seats alone in one seat, rotated, against copies of the other).
     #[arg(long, default_value = "roundrobin")]
     mode: Mode,
     /// Games played at the same time.
@@ -124,6 +125,12 @@ impl MatchArgs {
         print!("{}", format_table(&report.table));
         if let Some(pairs) = &report.pairs {
             print!("{}", pairs.summary());
+        }
+        if let Some(seats) = &report.seats {
+            print!(
+                "{}",
+                seats.summary(&report.table[0].name, settings.sprt.as_ref())
+            );
         }
         Ok(())
     }

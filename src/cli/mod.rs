@@ -4,6 +4,8 @@
 
 mod bench;
 mod book;
+mod datagen;
+mod eval_args;
 mod label;
 mod match_cmd;
 mod openings;
@@ -14,6 +16,7 @@ mod selfplay;
 mod serve;
 mod shell;
 mod show;
+mod train;
 mod tune;
 mod variants;
 
@@ -45,10 +48,14 @@ pub enum Command {
     Openings(openings::OpeningsArgs),
     /// Fit the evaluation's weights to recorded positions (Texel tuning); prints a weight file.
     Tune(tune::TuneArgs),
+    /// Fit an NNUE network to recorded self-play positions; writes a network file.
+    Train(train::TrainArgs),
     /// Replace the scores of recorded positions with another engine's (for `tune --lambda 0`).
     Label(label::LabelArgs),
     /// A board in the browser for every game: serves a page on 127.0.0.1 and prints its address.
     Serve(serve::ServeArgs),
+    /// Generate training data for the NNUE (self-play records), or summarise data files.
+    Datagen(datagen::DatagenArgs),
 }
 
 impl Command {
@@ -65,8 +72,10 @@ impl Command {
             Command::Book(args) => args.run(),
             Command::Openings(args) => args.run(),
             Command::Tune(args) => args.run(),
+            Command::Train(args) => args.run(),
             Command::Label(args) => args.run(),
             Command::Serve(args) => args.run(),
+            Command::Datagen(args) => args.run(),
         }
     }
 }

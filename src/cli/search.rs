@@ -1,6 +1,7 @@
 //! `panoply search`: searches a position, printing a line per finished depth and the best
 //! move.
 
+use super::eval_args::EvalArgs;
 use super::position::LineArgs;
 use super::Failure;
 use clap::Args;
@@ -27,6 +28,8 @@ pub struct SearchArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    #[command(flatten)]
+    eval: EvalArgs,
 }
 
 impl SearchArgs {
@@ -44,6 +47,7 @@ impl SearchArgs {
         with_tables!(&self.line.tables()?, t => {
             let game = self.line.game(t)?;
             let mut searcher = Searcher::new(t.clone(), options);
+            searcher.set_eval(self.eval.settings(t)?);
             let stop = AtomicBool::new(false);
             let result = searcher.search(&game, &limits, &stop, &mut |i: &Info| {
                 let pv: Vec<String> = i.pv.iter().map(|&m| game.format_move(m)).collect();

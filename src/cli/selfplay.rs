@@ -4,6 +4,7 @@
 //! Armies of Faith measurements it can add (`--mobility`, `--fit-values`) are the library's
 //! ([`panoply::games::aof5::measure`]).
 
+use super::eval_args::EvalArgs;
 use super::position::PositionArgs;
 use super::Failure;
 use clap::Args;
@@ -97,6 +98,8 @@ pub struct SelfplayArgs {
     /// result and the search's score, to this file (training data for `panoply tune`).
     #[arg(long)]
     record: Option<PathBuf>,
+    #[command(flatten)]
+    eval: EvalArgs,
 }
 
 impl SelfplayArgs {
@@ -282,6 +285,8 @@ fn run_two_player<B: BitSet>(t: &Arc<Tables<B>>, o: &SelfplayArgs) -> Result<(),
         Searcher::new(t.clone(), options),
         Searcher::new(t.clone(), options),
     ];
+    let eval = o.eval.settings(&**t)?;
+    searchers.iter_mut().for_each(|s| s.set_eval(eval.clone()));
     let name = |p: usize| ["white", "black"][p].to_string();
     let mut tally = Tally::default();
     let start = Instant::now();

@@ -7,6 +7,7 @@ pub mod error;
 pub mod missionary;
 pub mod registry;
 pub mod swda;
+pub mod utility;
 
 pub use error::VariantError;
 pub use registry::{add_source, by_name, names, tables, VariantSource};

@@ -93,7 +93,7 @@ impl std::fmt::Display for FormatError {
 impl std::error::Error for FormatError {}
 
 /// FNV-1a, 64 bits: enough to catch damage, no dependency.
-fn checksum(bytes: &[u8]) -> u64 {
+pub(crate) fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })

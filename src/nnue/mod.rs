@@ -1,8 +1,308 @@
 //! The learned evaluation (NNUE): a network whose first layer is kept up to date move by move.
 //! [`features`] says which inputs a position switches on, [`format`] reads and writes network
-//! files. The layout: one input per (piece identity, own or enemy, cell) seen from each side's
+//! files, [`layers`] is the forward pass (a reference and the engine's path), [`simd`] the hot
+//! loops (AVX2 or portable), [`accumulator`] the per-ply accumulators the search keeps. The
+//! layout: one input per (piece identity, own or enemy, cell) seen from each side's
 //! perspective; a hidden layer per perspective (the accumulator); squared clipped ReLU; one
 //! output. Families without a network keep the classical evaluation ([`crate::eval`]).
+//!
+//! Which network a variant gets ([`EvalSettings::network_for`]): none when `UseNNUE` is off;
+//! else the `EvalFile` network when one is loaded and knows the variant's pieces; else the
+//! network built into the binary for the variant's family ([`EMBEDDED`]); else none.
 
+pub mod accumulator;
 pub mod features;
 pub mod format;
+pub mod layers;
+pub mod random;
+pub mod simd;
+
+use crate::bitboard::BitSet;
+use crate::movegen::tables::Tables;
+use crate::piece::{Piece, Player};
+use crate::position::Position;
+use crate::variant::Family;
+use features::{KindMap, MapError};
+use format::{FormatError, Network};
+use layers::BoundsError;
+use simd::Path;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// Networks built into the binary, by family. To ship one, put the file at
+/// `networks/<family>.nnue` and add its line, e.g.
+/// `(Family::Cwda, include_bytes!("../../networks/cwda.nnue")),`.
+/// Families not listed here use the classical evaluation unless an `EvalFile` is given.
+pub const EMBEDDED: &[(Family, &[u8])] = &[];
+
+/// The protocols' option names (UCI and XBoard alike).
+pub const USE_NNUE: &str = "UseNNUE";
+pub const EVAL_FILE: &str = "EvalFile";
+
+/// Scores of the network are kept within this bound, well inside the search's mate range.
+pub const MAX_SCORE: i32 = 20_000;
+
+/// Why a network was refused.
+#[derive(Debug)]
+pub enum NnueError {
+    File(FormatError),
+    Variant(MapError),
+    Bounds(BoundsError),
+}
+
+impl std::fmt::Display for NnueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NnueError::File(e) => e.fmt(f),
+            NnueError::Variant(e) => e.fmt(f),
+            NnueError::Bounds(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for NnueError {}
+
+/// A network ready to evaluate one variant: the weights, the variant's kinds in the
+/// network's catalog, and the fastest code path of this processor.
+#[derive(Debug)]
+pub struct Nnue {
+    net: Arc<Network>,
+    map: KindMap,
+    path: Path,
+    /// Distinguishes networks, so accumulators computed for one are not used with another.
+    id: u64,
+}
+
+impl Nnue {
+    /// The network for the variant of `t`, if it can evaluate it exactly.
+    pub fn new<B: BitSet>(net: Arc<Network>, t: &Tables<B>) -> Result<Nnue, NnueError> {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+        layers::check_bounds(&net).map_err(NnueError::Bounds)?;
+        let map =
+            KindMap::new(t, &net.header.catalog, net.header.cells).map_err(NnueError::Variant)?;
+        Ok(Nnue {
+            net,
+            map,
+            path: Path::best(),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        })
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    #[inline]
+    pub fn hidden(&self) -> usize {
+        self.net.header.hidden
+    }
+
+    #[inline]
+    pub fn cells(&self) -> usize {
+        self.net.header.cells
+    }
+
+    /// The feature row `piece` on `cell` adds to `perspective`'s accumulator.
+    #[inline]
+    fn row(&self, perspective: Player, piece: Piece, cell: usize) -> &[i16] {
+        let h = self.hidden();
+        let i = self
+            .map
+            .index(perspective, piece, crate::geometry::Cell(cell as u16));
+        &self.net.feature_weights[i * h..(i + 1) * h]
+    }
+
+    /// The score from the side to move's accumulator `us` and the other's `them`.
+    #[inline]
+    fn score(&self, us: &[i16], them: &[i16]) -> i32 {
+        layers::output(&self.net, self.path, us, them).clamp(-MAX_SCORE, MAX_SCORE)
+    }
+
+    /// The score of `pos` from its side to move's view, computed from scratch (for single
+    /// evaluations outside the search, and the tests).
+    pub fn evaluate_full<B: BitSet>(&self, pos: &Position<B>) -> i32 {
+        let mut acc = vec![0; 2 * self.hidden()];
+        accumulator::refresh(self, pos.mailbox(), &mut acc);
+        let (white, black) = acc.split_at(self.hidden());
+        match pos.side {
+            Player(0) => self.score(white, black),
+            _ => self.score(black, white),
+        }
+    }
+
+    /// The definition's score of `pos` ([`layers::reference`]), for the tests.
+    pub fn evaluate_reference<B: BitSet>(&self, pos: &Position<B>) -> i32 {
+        let (mut us, mut them) = (Vec::new(), Vec::new());
+        self.map.active(pos, pos.side, &mut us);
+        self.map.active(pos, Player(1 - pos.side.0), &mut them);
+        layers::reference(&self.net, &us, &them).clamp(-MAX_SCORE, MAX_SCORE)
+    }
+}
+
+/// The built-in network of a family, read once.
+pub fn embedded(family: Family) -> Option<Arc<Network>> {
+    static PARSED: OnceLock<Vec<(Family, Option<Arc<Network>>)>> = OnceLock::new();
+    let parsed = PARSED.get_or_init(|| {
+        EMBEDDED
+            .iter()
+            .map(|&(f, bytes)| {
+                let net = Network::from_bytes(bytes)
+                    .map_err(|e| log::warn!("the built-in {f:?} network is refused: {e}"))
+                    .ok();
+                (f, net.map(Arc::new))
+            })
+            .collect()
+    });
+    parsed
+        .iter()
+        .find(|(f, _)| *f == family)
+        .and_then(|(_, n)| n.clone())
+}
+
+/// The evaluation the user chose: the `UseNNUE` switch and the `EvalFile` network.
+#[derive(Clone, Debug)]
+pub struct EvalSettings {
+    pub use_nnue: bool,
+    /// A network loaded from a file, and where from.
+    pub file: Option<(PathBuf, Arc<Network>)>,
+}
+
+impl Default for EvalSettings {
+    fn default() -> Self {
+        EvalSettings {
+            use_nnue: true,
+            file: None,
+        }
+    }
+}
+
+impl EvalSettings {
+    /// The network for the variant of `t`, or `None` for the classical evaluation.
+    pub fn network_for<B: BitSet>(&self, t: &Tables<B>) -> Option<Arc<Nnue>> {
+        if !self.use_nnue {
+            return None;
+        }
+        if let Some((path, net)) = &self.file {
+            match Nnue::new(net.clone(), t) {
+                Ok(n) => return Some(Arc::new(n)),
+                Err(e) => log::info!("{}: not for {}: {e}", path.display(), t.variant.name),
+            }
+        }
+        let net = embedded(t.variant.family)?;
+        Nnue::new(net, t)
+            .map_err(|e| log::warn!("the built-in network is not for {}: {e}", t.variant.name))
+            .ok()
+            .map(Arc::new)
+    }
+
+    /// Loads `path` as the `EvalFile` network, refusing a file that is bad or cannot
+    /// evaluate the variant of `t`; the settings are unchanged on error. An empty path
+    /// forgets the file.
+    pub fn load_file<B: BitSet>(&mut self, path: &str, t: &Tables<B>) -> Result<(), NnueError> {
+        if path.is_empty() {
+            self.file = None;
+            return Ok(());
+        }
+        let path = PathBuf::from(path);
+        let net = Arc::new(Network::load(&path).map_err(NnueError::File)?);
+        Nnue::new(net.clone(), t)?;
+        self.file = Some((path, net));
+        Ok(())
+    }
+
+    /// One line saying which evaluation the variant of `t` gets.
+    pub fn describe<B: BitSet>(&self, t: &Tables<B>) -> String {
+        match self.network_for(t) {
+            None => format!("{}: classical evaluation", t.variant.name),
+            Some(n) => {
+                let h = &n.network().header;
+                let source = match &self.file {
+                    Some((p, net)) if Arc::ptr_eq(net, &n.net) => p.display().to_string(),
+                    _ => "built in".to_string(),
+                };
+                format!(
+                    "{}: network ({source}; {} family, {} hidden, {} pieces)",
+                    t.variant.name,
+                    h.family,
+                    h.hidden,
+                    h.catalog.entries.len()
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::accumulator::tests::random_nnue;
+    use super::*;
+
+    #[test]
+    fn every_built_in_network_is_readable() {
+        for &(family, _) in EMBEDDED {
+            assert!(embedded(family).is_some(), "{family:?}");
+        }
+    }
+
+    /// Searches a few moves of a game with a random network, every accumulator the search
+    /// computes compared with a refresh ([`accumulator::tests::VERIFY`]).
+    #[test]
+    fn a_search_with_a_network_keeps_exact_accumulators_and_plays_legal_moves() {
+        use crate::game::Game;
+        use crate::search::{Limits, SearchOptions, Searcher};
+        use accumulator::tests::{VERIFIED, VERIFY};
+        VERIFY.store(true, Ordering::Relaxed);
+        let variants = [
+            "cwda-fide-nutty",
+            "swda-originals-posh",
+            "shatranj",
+            "cyclical",
+        ];
+        for (i, v) in variants.into_iter().enumerate() {
+            let (nnue, t) = random_nnue(&[v], 64, 5);
+            // Every other variant on two threads: each keeps its own accumulators.
+            let options = SearchOptions {
+                threads: 1 + i % 2,
+                ..SearchOptions::default()
+            };
+            let mut searcher = Searcher::new(t.clone(), options);
+            searcher.set_eval(EvalSettings {
+                use_nnue: true,
+                file: Some((PathBuf::from("random"), nnue.net.clone())),
+            });
+            assert!(searcher.uses_network());
+            let mut game = Game::new(t.clone());
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let limits = Limits {
+                depth: Some(5),
+                ..Limits::default()
+            };
+            let before = VERIFIED.load(Ordering::Relaxed);
+            for _ in 0..4 {
+                let r = searcher.search(&game, &limits, &stop, &mut |_| {});
+                let best = r.best.expect("a move");
+                assert!(game.legal_moves().contains(&best), "{v}: {best:?}");
+                game.play(best);
+            }
+            assert_eq!(searcher.evaluate(&game), nnue.evaluate_reference(&game.pos));
+            let checked = VERIFIED.load(Ordering::Relaxed) - before;
+            assert!(checked > 1000, "{v}: only {checked} evaluations checked");
+        }
+    }
+
+    #[test]
+    fn the_engine_scores_positions_as_the_reference_does() {
+        let (nnue, t) = random_nnue(&["cwda-nutty-clobberers"], 256, 3);
+        let mut pos = crate::position::fen::parse(&t, &t.variant.start_position).unwrap();
+        let mut rng = random::Rng::new(9);
+        for _ in 0..60 {
+            assert_eq!(nnue.evaluate_full(&pos), nnue.evaluate_reference(&pos));
+            let moves = crate::movegen::legal_moves(&t, &pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&t, moves[rng.below(moves.len() as u64) as usize]);
+        }
+    }
+}

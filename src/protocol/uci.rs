@@ -5,6 +5,7 @@ use super::lag::LagMeter;
 use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use super::{search_done_to, Event, Inbox, Output, Protocol};
 use crate::games;
+use crate::nnue::{EVAL_FILE, USE_NNUE};
 use crate::search::multi_player::Method;
 use crate::search::{Clock, Info, Limits, Score, SearchOptions};
 use crate::session::{default_options, Finished, Session, MAX_HASH_MB, MAX_THREADS};
@@ -163,6 +164,13 @@ impl Uci {
         self.out.send(&format!(
             "option name {BOOK_FILE} type string default <empty>"
         ));
+        self.out.send(&format!(
+            "option name {USE_NNUE} type check default {}",
+            self.session.eval_settings().use_nnue
+        ));
+        self.out.send(&format!(
+            "option name {EVAL_FILE} type string default <empty>"
+        ));
         let methods: Vec<String> = Method::ALL
             .iter()
             .map(|m| format!("var {}", m.name()))
@@ -207,6 +215,17 @@ impl Uci {
             }
             // `<empty>` is how GUIs send back the empty default.
             "bookfile" => return self.book.load(if value == "<empty>" { "" } else { value }),
+            "usennue" => {
+                let line = self.session.set_use_nnue(parse_check(name, value)?);
+                self.out.send(&format!("info string {line}"));
+                return Ok(());
+            }
+            "evalfile" => {
+                let path = if value == "<empty>" { "" } else { value };
+                let line = self.session.load_eval_file(path)?;
+                self.out.send(&format!("info string {line}"));
+                return Ok(());
+            }
             "multiplayersearch" => {
                 let method = Method::from_name(value).ok_or_else(|| {
                     format!("option {name}: '{value}' is not a search method (paranoid or brs)")

@@ -15,6 +15,7 @@ use super::{search_done_to, Event, Inbox, Output, Protocol};
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
 use crate::interop::fairymax;
+use crate::nnue::{EVAL_FILE, USE_NNUE};
 use crate::piece::Player;
 use crate::search::{Clock, Info, Limits, Score};
 use crate::session::{default_options, Finished, Session, MAX_HASH_MB, MAX_THREADS};
@@ -309,6 +310,12 @@ impl XBoard {
             "feature option=\"{BOOK_FILE} -file {}\"",
             self.book.path()
         ));
+        self.out.send(&format!(
+            "feature option=\"{USE_NNUE} -check {}\"",
+            u8::from(self.session.eval_settings().use_nnue)
+        ));
+        self.out
+            .send(&format!("feature option=\"{EVAL_FILE} -file \""));
         self.out.send("feature done=1");
         Ok(())
     }
@@ -598,6 +605,17 @@ impl XBoard {
                 return Ok(());
             }
             BOOK_FILE => return self.book.load(value),
+            // Set first, then logged: a log macro skips its arguments when its level is off.
+            USE_NNUE => {
+                let line = self.session.set_use_nnue(parse_check(name, value)?);
+                log::info!("{line}");
+                return Ok(());
+            }
+            EVAL_FILE => {
+                let line = self.session.load_eval_file(value)?;
+                log::info!("{line}");
+                return Ok(());
+            }
             _ => return Err(format!("unknown option '{name}'")),
         }
         // Before the first move, a new army takes effect at once.

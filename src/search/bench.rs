@@ -8,6 +8,9 @@ use crate::bitboard::BitSet;
 use crate::game::Game;
 use crate::games;
 use crate::movegen::tables::Tables;
+use crate::nnue::features::Catalog;
+use crate::nnue::format::Network;
+use crate::nnue::EvalSettings;
 use crate::with_tables;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -45,19 +48,71 @@ pub struct BenchLine {
     pub time: Duration,
 }
 
+/// The evaluation a bench search uses.
+#[derive(Clone, Debug)]
+pub enum BenchEval {
+    /// What the engine plays with by default (a built-in network where there is one).
+    Default,
+    Classical,
+    /// This network, for every position (it must know every bench variant's pieces).
+    Network(Arc<Network>),
+}
+
+impl BenchEval {
+    fn settings(&self) -> EvalSettings {
+        match self {
+            BenchEval::Default => EvalSettings::default(),
+            BenchEval::Classical => EvalSettings {
+                use_nnue: false,
+                file: None,
+            },
+            BenchEval::Network(net) => EvalSettings {
+                use_nnue: true,
+                file: Some(("bench".into(), net.clone())),
+            },
+        }
+    }
+}
+
 /// Searches every bench position to `depth` on one thread with a fresh table.
 pub fn run(depth: u32) -> Result<Vec<BenchLine>, String> {
-    (0..POSITIONS.len()).map(|i| run_one(i, depth)).collect()
+    run_with(depth, &BenchEval::Default)
+}
+
+/// [`run`] with the given evaluation.
+pub fn run_with(depth: u32, eval: &BenchEval) -> Result<Vec<BenchLine>, String> {
+    (0..POSITIONS.len())
+        .map(|i| run_one_with(i, depth, eval))
+        .collect()
 }
 
 /// Searches bench position `index` of [`POSITIONS`] to `depth` on one thread with a fresh
 /// table (the criterion benchmark times these one by one).
 pub fn run_one(index: usize, depth: u32) -> Result<BenchLine, String> {
+    run_one_with(index, depth, &BenchEval::Default)
+}
+
+/// [`run_one`] with the given evaluation.
+pub fn run_one_with(index: usize, depth: u32, eval: &BenchEval) -> Result<BenchLine, String> {
     let &(variant, fen, moves) = POSITIONS
         .get(index)
         .ok_or_else(|| format!("no bench position {index}"))?;
     let tables = games::tables(variant).map_err(|e| e.to_string())?;
-    with_tables!(&tables, t => bench_one(t, variant, fen, moves, depth))
+    with_tables!(&tables, t => bench_one(t, variant, fen, moves, depth, eval))
+}
+
+/// A random network (seeded) of `hidden` units knowing every bench variant's pieces: the
+/// speed of a network does not depend on its weights.
+pub fn random_network(hidden: usize) -> Result<Network, String> {
+    let mut tables = Vec::new();
+    for &(variant, _, _) in POSITIONS {
+        match games::tables(variant).map_err(|e| e.to_string())? {
+            crate::game::AnyTables::Narrow(t) => tables.push(t),
+            crate::game::AnyTables::Wide(_) => return Err(format!("{variant} is not 8x8")),
+        }
+    }
+    let catalog = Catalog::of(tables.iter().map(|t| &**t));
+    Ok(crate::nnue::random::network("cwda", catalog, 64, hidden, 1))
 }
 
 fn bench_one<B: BitSet>(
@@ -66,6 +121,7 @@ fn bench_one<B: BitSet>(
     fen: &str,
     moves: &str,
     depth: u32,
+    eval: &BenchEval,
 ) -> Result<BenchLine, String> {
     let mut game = if fen.is_empty() {
         Game::new(t.clone())
@@ -84,6 +140,12 @@ fn bench_one<B: BitSet>(
             multi_pv: 1,
         },
     );
+    let settings = eval.settings();
+    let wants_network = matches!(eval, BenchEval::Network(_));
+    searcher.set_eval(settings);
+    if wants_network && !searcher.uses_network() {
+        return Err(format!("the bench network cannot evaluate {variant}"));
+    }
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -21,8 +21,10 @@ pub mod two_player;
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::game::Game;
+use crate::games::utility::{multi_player_utility, SharedUtility};
 use crate::movegen::tables::Tables;
 use crate::moves::Move;
+use crate::nnue::{EvalSettings, Nnue};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,6 +36,10 @@ use tt::TranspositionTable;
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Stop deepening after the first iteration that ends past this many nodes (data
+    /// generation: whole iterations only, so each move's score is a finished search's; the
+    /// hard limit is `nodes`).
+    pub soft_nodes: Option<u64>,
     pub movetime: Option<Duration>,
     pub clock: Option<Clock>,
     /// Search until stopped (analysis, pondering), even past a found mate.
@@ -152,12 +158,17 @@ pub fn to_score(s: i32) -> Score {
 pub struct Searcher<B: BitSet> {
     tables: Arc<Tables<B>>,
     eval: Arc<Evaluator<B>>,
+    /// The user's choice of evaluation, and the network it gives this variant (if any).
+    eval_settings: EvalSettings,
+    nnue: Option<Arc<Nnue>>,
     tt: Arc<TranspositionTable>,
     options: SearchOptions,
     /// Histories and killers per thread, kept between moves.
     threads: Vec<ordering::ThreadData>,
     /// How games of more than two players are searched (see [`multi_player`]).
     multi_player: multi_player::Method,
+    /// The evaluation the variant's family supplies for games of more than two players.
+    utility: Option<SharedUtility<B>>,
 }
 
 impl<B: BitSet> Searcher<B> {
@@ -170,13 +181,17 @@ impl<B: BitSet> Searcher<B> {
         // The table may be smaller than asked if the machine has less memory.
         let tt = TranspositionTable::new(options.hash_mb);
         options.hash_mb = options.hash_mb.min(tt.megabytes());
+        let eval_settings = EvalSettings::default();
         Searcher {
             tt: Arc::new(tt),
-            tables,
+            nnue: eval_settings.network_for(&tables),
+            eval_settings,
             eval,
             options,
             threads,
             multi_player: multi_player::Method::DEFAULT,
+            utility: multi_player_utility(&tables),
+            tables,
         }
     }
 
@@ -216,6 +231,24 @@ impl<B: BitSet> Searcher<B> {
         refused
     }
 
+    /// Chooses the evaluation (network on or off, a network file); takes effect at once.
+    pub fn set_eval(&mut self, settings: EvalSettings) {
+        self.nnue = settings.network_for(&self.tables);
+        self.eval_settings = settings;
+        for t in &mut self.threads {
+            t.clear_eval_cache();
+        }
+    }
+
+    pub fn eval_settings(&self) -> &EvalSettings {
+        &self.eval_settings
+    }
+
+    /// Whether a network evaluates the current variant.
+    pub fn uses_network(&self) -> bool {
+        self.nnue.is_some()
+    }
+
     /// Forgets everything learnt: table, histories and killers.
     pub fn new_game(&mut self) {
         self.tt.clear();
@@ -227,7 +260,10 @@ impl<B: BitSet> Searcher<B> {
     /// The static evaluation of the game's position, from the side to move's view.
     pub fn evaluate(&mut self, game: &Game<B>) -> i32 {
         self.adopt(game);
-        self.eval.evaluate(&self.tables, &game.pos)
+        match &self.nnue {
+            Some(n) => n.evaluate_full(&game.pos),
+            None => self.eval.evaluate(&self.tables, &game.pos),
+        }
     }
 
     /// Searches the game's current position. Returns when a limit is reached or `stop` is
@@ -241,11 +277,34 @@ impl<B: BitSet> Searcher<B> {
     ) -> SearchResult {
         self.adopt(game);
         if self.tables.players() > 2 {
-            return multi_player::search_game(game, self.multi_player, limits, stop, on_info);
+            let Some(utility) = &self.utility else {
+                log::error!(
+                    "{} has no multi-player evaluation",
+                    self.tables.variant.name
+                );
+                let best = crate::movegen::legal_moves(&self.tables, &game.pos)
+                    .first()
+                    .copied();
+                return SearchResult {
+                    best,
+                    ponder: None,
+                    score: Score::Cp(0),
+                    nodes: 0,
+                };
+            };
+            return multi_player::search_game(
+                game,
+                utility.as_ref(),
+                self.multi_player,
+                limits,
+                stop,
+                on_info,
+            );
         }
         threads::run(
             &self.tables,
             &self.eval,
+            self.nnue.as_deref(),
             &self.tt,
             &mut self.threads,
             self.options,
@@ -261,6 +320,8 @@ impl<B: BitSet> Searcher<B> {
         if !Arc::ptr_eq(&self.tables, &game.tables) {
             self.tables = game.tables.clone();
             self.eval = Arc::new(Evaluator::new(&self.tables));
+            self.nnue = self.eval_settings.network_for(&self.tables);
+            self.utility = multi_player_utility(&self.tables);
             self.threads = (0..self.options.threads)
                 .map(|_| ordering::ThreadData::new(&self.tables))
                 .collect();

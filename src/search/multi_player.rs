@@ -19,7 +19,6 @@ use super::{time, Info, Limits, Score, SearchResult};
 use crate::bitboard::BitSet;
 pub use crate::eval::utility::Utility;
 use crate::game::Game;
-use crate::games::aof5::eval::Eval;
 use crate::movegen::{generate, is_in_check, legal_moves, tables::Tables};
 use crate::moves::{Move, MoveKind};
 use crate::piece::Player;
@@ -99,7 +98,7 @@ const MAX_PLY: usize = 128;
 /// 2^18 entries (6 MB): enough for the budgets self-play and protocol searches use.
 const TABLE_BITS: u32 = 18;
 
-struct Searcher<'a, B: BitSet, U: Utility<B>> {
+struct Searcher<'a, B: BitSet, U: Utility<B> + ?Sized> {
     t: &'a Tables<B>,
     eval: &'a U,
     root: Player,
@@ -120,7 +119,7 @@ struct Searcher<'a, B: BitSet, U: Utility<B>> {
 /// Searches `pos` for the army to move. `history` holds the keys of the game's earlier
 /// positions (a repetition scores as a draw, 0).
 #[allow(clippy::too_many_arguments)]
-pub fn search<B: BitSet, U: Utility<B>>(
+pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     t: &Tables<B>,
     eval: &U,
     pos: &Position<B>,
@@ -212,17 +211,17 @@ fn first(moves: &mut [Move], m: Move) {
     }
 }
 
-/// The [`super::Searcher`] entry for games of more than two players (Armies of Faith, the
-/// only such family): the protocol limits become a depth, node and time budget.
+/// The [`super::Searcher`] entry for games of more than two players, with the evaluation
+/// their family supplies: the protocol limits become a depth, node and time budget.
 pub fn search_game<B: BitSet>(
     game: &Game<B>,
+    eval: &dyn Utility<B>,
     method: Method,
     limits: &Limits,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let t = &game.tables;
-    let eval = Eval::new(t);
     let budget = time::budget(limits);
     let started = limits.started.unwrap_or_else(Instant::now);
     let multi = MultiLimits {
@@ -243,7 +242,7 @@ pub fn search_game<B: BitSet>(
         let deadline = time::deadline(started, budget.hard.unwrap_or(Duration::MAX));
         let halt = &halt;
         scope.spawn(move || time::watchdog(deadline, stop, halt));
-        let r = search(t, &eval, &game.pos, &keys, method, multi, halt, |it| {
+        let r = search(t, eval, &game.pos, &keys, method, multi, halt, |it| {
             on_info(&Info {
                 depth: it.depth,
                 seldepth: it.depth,
@@ -278,7 +277,7 @@ fn score_for(win: i32, players: i32, s: i32) -> Score {
     }
 }
 
-impl<B: BitSet, U: Utility<B>> Searcher<'_, B, U> {
+impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
     fn out_of_budget(&mut self) -> bool {
         if self.aborted {
             return true;

@@ -12,6 +12,8 @@ use crate::geometry::Cell;
 use crate::movegen::tables::{Promotion, Tables};
 use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind};
+use crate::nnue::accumulator::AccumulatorStack;
+use crate::nnue::Nnue;
 use crate::piece::Kind;
 use crate::position::Position;
 
@@ -50,8 +52,11 @@ pub struct ThreadData {
     stride: usize,
     /// Reusable move buffers, one per ply, so the search does not allocate.
     pub move_stack: Vec<Vec<(Move, i32)>>,
-    /// Static evaluations by position key (the evaluation never changes within a variant).
+    /// Static evaluations by position key (cleared when the evaluation changes, see
+    /// [`ThreadData::clear_eval_cache`]).
     eval_cache: Vec<(u64, i32)>,
+    /// The network's accumulators along the search path (used when a network is active).
+    pub accumulators: AccumulatorStack,
     /// How far searches found the static evaluation off, by pawn structure and material.
     pub correction: CorrectionHistory,
     /// The quiet and capture histories' old values, while a node's moves are to be ranked
@@ -101,6 +106,7 @@ impl ThreadData {
             stride,
             move_stack: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            accumulators: AccumulatorStack::default(),
             correction: CorrectionHistory::default(),
             journal: Journal::default(),
         }
@@ -157,21 +163,33 @@ impl ThreadData {
         }
     }
 
-    /// The static evaluation of `pos`, from the cache when it was seen before.
+    /// The static evaluation of `pos`, the position entered at `ply` of the search path
+    /// (see [`AccumulatorStack::enter`]): the network's when one is given, else the classical
+    /// one; from the cache when it was seen before.
     #[inline]
     pub fn evaluate<B: BitSet>(
         &mut self,
         t: &Tables<B>,
         ev: &Evaluator<B>,
+        nnue: Option<&Nnue>,
         pos: &Position<B>,
+        ply: usize,
     ) -> i32 {
-        let slot = &mut self.eval_cache[pos.hash as usize & (EVAL_CACHE_SIZE - 1)];
+        let slot = self.eval_cache[pos.hash as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == pos.hash && pos.hash != 0 {
             return slot.1;
         }
-        let score = ev.evaluate(t, pos);
-        *slot = (pos.hash, score);
+        let score = match nnue {
+            Some(n) => self.accumulators.evaluate(n, ply, pos.side),
+            None => ev.evaluate(t, pos),
+        };
+        self.eval_cache[pos.hash as usize & (EVAL_CACHE_SIZE - 1)] = (pos.hash, score);
         score
+    }
+
+    /// Forgets the cached evaluations (the evaluation changed: network on or off).
+    pub fn clear_eval_cache(&mut self) {
+        self.eval_cache.iter_mut().for_each(|e| *e = (0, 0));
     }
 
     pub fn clear(&mut self) {

@@ -20,6 +20,7 @@ use crate::game::Game;
 use crate::movegen::tables::Tables;
 use crate::movegen::{is_in_check, legal_moves};
 use crate::moves::Move;
+use crate::nnue::Nnue;
 use crate::variant::StalemateRule;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -31,6 +32,7 @@ const STACK_SIZE: usize = 64 * 1024 * 1024;
 pub fn run<B: BitSet>(
     t: &Tables<B>,
     ev: &Evaluator<B>,
+    nnue: Option<&Nnue>,
     tt: &TranspositionTable,
     data: &mut [ThreadData],
     options: SearchOptions,
@@ -57,6 +59,7 @@ pub fn run<B: BitSet>(
     let shared = Shared {
         t,
         ev,
+        nnue,
         tt,
         abort: AtomicBool::new(false),
         stop,
@@ -197,7 +200,8 @@ fn main_search<B: BitSet>(
         let soft_spent = !pacer.another_iteration(elapsed, root[0].mv, root[0].score);
         let mate_plies = MATE - root[0].score.abs();
         let mate_settled = root[0].score.abs() >= MATE_BOUND && depth > mate_plies + 2;
-        !(soft_spent || (mate_settled && !limits.infinite))
+        let soft_nodes_spent = limits.soft_nodes.is_some_and(|n| w.total_nodes() >= n);
+        !(soft_spent || soft_nodes_spent || (mate_settled && !limits.infinite))
     };
     let completed = iterate(&mut w, pos, &mut root, 1, max_depth, lines, &mut report);
     w.flush_nodes();

@@ -18,6 +18,7 @@ use crate::eval::Evaluator;
 use crate::movegen::tables::Tables;
 use crate::movegen::{generate, is_in_check, quick_legality};
 use crate::moves::{Move, MoveKind};
+use crate::nnue::Nnue;
 use crate::outcome::Verdict;
 use crate::piece::Player;
 use crate::position::Position;
@@ -51,6 +52,8 @@ const POLL_INTERVAL: u64 = 1024;
 pub struct Shared<'a, B: BitSet> {
     pub t: &'a Tables<B>,
     pub ev: &'a Evaluator<B>,
+    /// The network evaluating this variant, if one is active (else `ev` evaluates).
+    pub nnue: Option<&'a Nnue>,
     pub tt: &'a TranspositionTable,
     /// Set by the main thread when the search must end; every thread obeys it.
     pub abort: AtomicBool,
@@ -244,6 +247,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         beta: i32,
     ) -> i32 {
         let t = self.shared.t;
+        self.enter(pos, 0);
         let in_check = is_in_check(t, pos, pos.side);
         let mut best = -INFINITY;
         self.count_node();
@@ -359,6 +363,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
+        self.enter(pos, ply);
         if depth <= 0 && !in_check {
             return self.quiesce(pos, alpha, beta, ply, in_check);
         }
@@ -375,7 +380,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             return v;
         }
         if ply >= MAX_PLY {
-            return self.data.evaluate(self.shared.t, self.shared.ev, pos);
+            return self.static_eval(pos, ply);
         }
         // Mate-distance pruning: no line from here beats a mate already found closer.
         alpha = alpha.max(-MATE + ply as i32);
@@ -402,10 +407,9 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let (raw_eval, keys) = if in_check {
             (-INFINITY, None)
         } else {
-            let ev = self.shared.ev;
             (
-                self.data.evaluate(t, ev, pos),
-                Some(ev.correction_keys(pos)),
+                self.static_eval(pos, ply),
+                Some(self.shared.ev.correction_keys(pos)),
             )
         };
         let static_eval = keys.map_or(-INFINITY, |k| self.corrected(raw_eval, pos, k));
@@ -755,6 +759,21 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         best
     }
 
+    /// Records `pos` as the position at `ply` of the path, for the network's accumulators.
+    #[inline]
+    fn enter(&mut self, pos: &Position<B>, ply: usize) {
+        if self.shared.nnue.is_some() {
+            self.data.accumulators.enter(ply, pos.mailbox());
+        }
+    }
+
+    /// The static evaluation of `pos`, entered at `ply` (see [`Self::enter`]).
+    #[inline]
+    fn static_eval(&mut self, pos: &Position<B>, ply: usize) -> i32 {
+        let s = self.shared;
+        self.data.evaluate(s.t, s.ev, s.nnue, pos, ply)
+    }
+
     /// The static evaluation corrected by what searches found about positions of this pawn
     /// structure and material.
     #[inline]
@@ -893,6 +912,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         if self.aborted() {
             return 0;
         }
+        self.enter(pos, ply);
         self.seldepth = self.seldepth.max(ply);
         if let Some(v) = self.terminal(pos, ply) {
             return v;
@@ -900,7 +920,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let t = self.shared.t;
         let ev = self.shared.ev;
         if ply >= MAX_PLY {
-            return self.data.evaluate(t, ev, pos);
+            return self.static_eval(pos, ply);
         }
         let tt_entry = self.shared.tt.probe(pos.hash);
         if let Some(e) = tt_entry {
@@ -913,7 +933,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         let stand = if in_check {
             -INFINITY
         } else {
-            let raw = self.data.evaluate(t, ev, pos);
+            let raw = self.static_eval(pos, ply);
             self.corrected(raw, pos, ev.correction_keys(pos))
         };
         if stand >= beta {

@@ -3,6 +3,7 @@
 //! `{"error": "<one line>"}`. Every request passes the [`guard`] first, the event stream too.
 
 use super::assets;
+use super::clock::TimeControl;
 use super::error::ApiError;
 use super::guard;
 use super::record::game_text;
@@ -141,7 +142,13 @@ fn post(room: &Arc<Room>, path: &str, body: &Value) -> Result<Answer, ApiError> 
                 .ok_or_else(|| ApiError::BadRequest("expected {\"move\": \"e2e4\"}".into()))?;
             room.play(mv, seat(body)?)?
         }
-        "/api/new" => room.new_game(text("variant")?, text("position")?)?,
+        "/api/new" => {
+            let clock = match &body["clock"] {
+                Value::Null => None,
+                c => Some(TimeControl::from_json(c).map_err(ApiError::BadRequest)?),
+            };
+            room.new_game(text("variant")?, text("position")?, clock)?
+        }
         "/api/undo" => room.undo()?,
         "/api/seats" => room.set_seats(seats(body)?)?,
         "/api/engine" => {

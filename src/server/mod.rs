@@ -6,6 +6,7 @@
 //! that the next start continues it.
 
 mod assets;
+pub mod clock;
 pub mod error;
 mod guard;
 mod http;

@@ -2,9 +2,10 @@
 //! continue it (variant, start position, moves, seats, engine settings) to one JSON file per
 //! port, so that Ctrl-C, a crash or a closed terminal does not lose the game. The file is
 //! written beside itself and renamed over the old one, so a crash mid-write leaves the
-//! previous file whole. Clocks are not kept because the board has none yet; the `version`
-//! field lets later versions add them.
+//! previous file whole. A timed game keeps its time control and each side's time at the
+//! last write, so that each side resumes with the time it had.
 
+use super::clock::TimeControl;
 use super::settings::{Budget, Seat};
 use crate::bitboard::BitSet;
 use crate::game::Game;
@@ -29,6 +30,8 @@ pub struct SavedGame {
     pub budget: Budget,
     pub multi_pv: usize,
     pub method: Method,
+    /// A timed game's control and each side's remaining time in ms (none: untimed).
+    pub clock: Option<(TimeControl, [u64; 2])>,
 }
 
 /// Why the game could not be kept or read back. Each is one line for stderr.
@@ -189,7 +192,27 @@ fn to_json(g: &SavedGame) -> Value {
             "multipv": g.multi_pv,
             "method": g.method.name(),
         },
+        // Absent in files of untimed games and of servers before clocks: untimed.
+        "clock": g.clock.map(|(control, remaining)| {
+            let mut c = control.to_json();
+            c["remaining"] = json!(remaining);
+            c
+        }),
     })
+}
+
+/// The `clock` of a kept game: null, or a control with both sides' remaining ms.
+fn parse_clock(v: &Value) -> Result<Option<(TimeControl, [u64; 2])>, String> {
+    if v.is_null() {
+        return Ok(None);
+    }
+    let control = TimeControl::from_json(v)?;
+    let remaining = v["remaining"]
+        .as_array()
+        .filter(|r| r.len() == 2)
+        .and_then(|r| Some([r[0].as_u64()?, r[1].as_u64()?]))
+        .ok_or("a bad clock 'remaining'")?;
+    Ok(Some((control, remaining)))
 }
 
 /// Reads a kept game; the error says which field is wrong.
@@ -243,6 +266,7 @@ fn parse(text: &str) -> Result<SavedGame, String> {
             .as_str()
             .and_then(Method::from_name)
             .ok_or("a bad engine method")?,
+        clock: parse_clock(&v["clock"])?,
     })
 }
 
@@ -274,6 +298,13 @@ mod tests {
             },
             multi_pv: 2,
             method: Method::Paranoid,
+            clock: Some((
+                TimeControl {
+                    base_ms: 300_000,
+                    increment_ms: 3000,
+                },
+                [281_500, 290_250],
+            )),
         }
     }
 
@@ -295,6 +326,15 @@ mod tests {
         let mut v = to_json(&game());
         v["engine"]["depth"] = json!(1u64 << 40);
         assert_eq!(parse(&v.to_string()).unwrap_err(), "a bad engine depth");
+        let mut v = to_json(&game());
+        v["clock"]["remaining"] = json!([1000]);
+        assert_eq!(
+            parse(&v.to_string()).unwrap_err(),
+            "a bad clock 'remaining'"
+        );
+        let mut v = to_json(&game());
+        v["clock"] = Value::Null;
+        assert_eq!(parse(&v.to_string()).unwrap().clock, None);
     }
 
     #[test]

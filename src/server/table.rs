@@ -7,12 +7,13 @@
 //! second tab is a second chair at it, which is what watching an engine game or a
 //! four-player game from several windows needs; one search thread serves them all.
 
+use super::clock::{flag_outcome, CanMate, Clocks, TimeControl};
 use super::error::ApiError;
 use super::hub::Hub;
 use super::saved::{MovesView, SavedGame, Store};
 pub use super::settings::{Budget, Seat};
-use super::view::{outcome_text, seat_names, StateView};
-use crate::game::AnyTables;
+use super::view::{outcome_json, outcome_text, seat_names, StateView};
+use crate::game::{AnyTables, Outcome};
 use crate::games;
 use crate::search::multi_player::Method;
 use crate::search::{Info, Limits, Score, SearchOptions};
@@ -21,10 +22,15 @@ use crate::with_tables;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::{Duration, Instant};
 
 /// The hash table of the server's one searcher.
 const HASH_MB: usize = 32;
+
+/// How often the flag of the running clock is looked at: a flag fall is announced at most
+/// this late.
+const FLAG_WATCH: Duration = Duration::from_millis(50);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Purpose {
@@ -63,6 +69,10 @@ pub struct Table {
     /// The last write failed: it was reported once, and is reported again only after a
     /// success, so that a full disk does not fill the log with a line per move.
     save_failed: bool,
+    /// The clocks of a timed two-player game (none: untimed).
+    clocks: Option<Clocks>,
+    /// The result of a flag fall, which the game's own rules know nothing of.
+    time_outcome: Option<Outcome>,
 }
 
 /// The variant, the seats' names (White, Catholic, ...), who plays them and the result.
@@ -113,11 +123,35 @@ impl Room {
             store: None,
             resumed: false,
             save_failed: false,
+            clocks: None,
+            time_outcome: None,
         };
-        Ok(Arc::new(Room {
+        let room = Arc::new(Room {
             table: Mutex::new(table),
             hub: Arc::new(Hub::default()),
-        }))
+        });
+        Room::watch_flags(Arc::downgrade(&room));
+        Ok(room)
+    }
+
+    /// Looks at the running clock until the room is gone, and ends the game when a flag falls
+    /// (a human's clock runs out with no request arriving, so nothing else would notice).
+    fn watch_flags(room: Weak<Room>) {
+        std::thread::spawn(move || loop {
+            std::thread::sleep(FLAG_WATCH);
+            let Some(room) = room.upgrade() else { return };
+            let mut t = room.lock();
+            room.end_if_flagged(&mut t);
+        });
+    }
+
+    /// Ends the game if the running clock's flag has fallen; true if it did now.
+    fn end_if_flagged(self: &Arc<Self>, t: &mut Table) -> bool {
+        let fallen = t.check_flag();
+        if fallen {
+            self.changed(t);
+        }
+        fallen
     }
 
     fn lock(&self) -> MutexGuard<'_, Table> {
@@ -159,7 +193,7 @@ impl Room {
         let room = Room::new(&saved.variant).map_err(|e| e.to_string())?;
         {
             let mut t = room.lock();
-            t.new_game(None, Some(&saved.start))
+            t.new_game(None, Some(&saved.start), None)
                 .map_err(|e| e.to_string())?;
             if saved.seats.len() != t.seats.len() {
                 return Err(format!(
@@ -182,6 +216,11 @@ impl Room {
                     .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
             }
             t.resumed = !saved.moves.is_empty();
+            // Each side resumes with the time it had when the game was last written.
+            t.clocks = saved
+                .clock
+                .map(|(control, remaining)| Clocks::resumed(control, remaining));
+            t.tick_clock(false);
         }
         Ok(room)
     }
@@ -213,25 +252,31 @@ impl Room {
                     Seat::Engine => "Panoply".to_string(),
                 })
                 .collect(),
-            outcome: t.session.outcome(),
+            outcome: t.outcome(),
         }
     }
 
     /// A human move; `seat`, when given, must be the seat to move.
     pub fn play(self: &Arc<Self>, mv: &str, seat: Option<usize>) -> Result<Value, ApiError> {
+        // A move that comes after the flag fell (before the watcher saw it) is too late.
+        self.end_if_flagged(&mut self.lock());
         self.change(|t| {
             t.check_can_move(seat)?;
-            t.session.play(mv).map_err(ApiError::from)
+            t.session.play(mv).map_err(ApiError::from)?;
+            t.tick_clock(true);
+            Ok(())
         })
     }
 
-    /// A new game of `variant` (or the current one) from `position` (or the start).
+    /// A new game of `variant` (or the current one) from `position` (or the start), on
+    /// `clock` (two-player games only; none: untimed).
     pub fn new_game(
         self: &Arc<Self>,
         variant: Option<&str>,
         position: Option<&str>,
+        clock: Option<TimeControl>,
     ) -> Result<Value, ApiError> {
-        self.change(|t| t.new_game(variant, position))
+        self.change(|t| t.new_game(variant, position, clock))
     }
 
     /// Takes back moves until a human is to move (one move if no seat is human).
@@ -246,6 +291,8 @@ impl Room {
             } else {
                 t.paused = true;
             }
+            // Time is not given back: the clocks go on from what they show.
+            t.tick_clock(false);
             Ok(())
         })
     }
@@ -307,6 +354,7 @@ impl Room {
         if !play_now {
             t.paused = true;
             t.analysis = false;
+            t.tick_clock(false);
             self.hub
                 .broadcast("state", &json!({ "generation": t.generation }));
         }
@@ -316,6 +364,7 @@ impl Room {
     pub fn resume(self: &Arc<Self>) -> Value {
         let mut t = self.lock();
         t.paused = false;
+        t.tick_clock(false);
         self.schedule(&mut t);
         self.hub
             .broadcast("state", &json!({ "generation": t.generation }));
@@ -324,7 +373,7 @@ impl Room {
 
     /// Starts the search the table needs now, if any and if the engine is free.
     fn schedule(self: &Arc<Self>, t: &mut Table) {
-        if t.search.is_some() || t.session.outcome().is_some() {
+        if t.search.is_some() || t.outcome().is_some() {
             return;
         }
         let purpose = if t.seat_to_move() == Seat::Engine && !t.paused {
@@ -334,8 +383,18 @@ impl Room {
         } else {
             return;
         };
+        let now = Instant::now();
+        let side = t.session.side_to_move().index();
         let limits = match purpose {
-            Purpose::Move => t.budget.limits(),
+            // A timed game: the engine's own clock, as a GUI sends it over the protocols.
+            Purpose::Move => match &t.clocks {
+                Some(c) => Limits {
+                    clock: Some(c.search_clock(side, now)),
+                    started: Some(now),
+                    ..Limits::default()
+                },
+                None => t.budget.limits(),
+            },
             Purpose::Analysis => Limits {
                 infinite: true,
                 ..Limits::default()
@@ -396,14 +455,19 @@ impl Room {
             return;
         }
         let search = t.search.take().expect("checked above");
+        if self.end_if_flagged(&mut t) {
+            // The engine's time ran out before its move came: it is not played.
+            return;
+        }
         let wanted = search.purpose == Purpose::Move
             && search.generation == t.generation
             && !t.paused
             && t.seat_to_move() == Seat::Engine;
         match outcome.best.filter(|_| wanted) {
             Some(best) => {
-                if let Err(e) = t.session.play(&best) {
-                    log::error!("the engine's move {best} was refused: {e}");
+                match t.session.play(&best) {
+                    Ok(()) => t.tick_clock(true),
+                    Err(e) => log::error!("the engine's move {best} was refused: {e}"),
                 }
                 self.changed(&mut t);
             }
@@ -430,7 +494,7 @@ impl Table {
 
     fn check_can_move(&self, seat: Option<usize>) -> Result<(), ApiError> {
         let names = self.names();
-        if let Some(o) = self.session.outcome() {
+        if let Some(o) = self.outcome() {
             return Err(ApiError::GameOver(outcome_text(&names, &o)));
         }
         let side = self.session.side_to_move().index();
@@ -446,11 +510,21 @@ impl Table {
         Ok(())
     }
 
-    fn new_game(&mut self, variant: Option<&str>, position: Option<&str>) -> Result<(), ApiError> {
+    fn new_game(
+        &mut self,
+        variant: Option<&str>,
+        position: Option<&str>,
+        clock: Option<TimeControl>,
+    ) -> Result<(), ApiError> {
         let tables = match variant {
             Some(name) => games::tables(name).map_err(ApiError::Variant)?,
             None => self.session.tables().clone(),
         };
+        if clock.is_some() && tables.variant().players() != 2 {
+            return Err(ApiError::BadRequest(
+                "four-player games have no clocks: the engine keeps its budget per move".into(),
+            ));
+        }
         // Parse the position first: a bad one must leave the current game as it was.
         let start = tables.variant().start_position.clone();
         let position = position.map(str::trim).filter(|p| !p.is_empty());
@@ -473,11 +547,53 @@ impl Table {
         }
         self.paused = false;
         self.resumed = false;
+        self.time_outcome = None;
+        self.clocks = clock.map(Clocks::new);
+        self.tick_clock(false);
         Ok(())
+    }
+
+    /// The game's result: a flag fall, or what the rules say.
+    fn outcome(&self) -> Option<Outcome> {
+        self.time_outcome.clone().or_else(|| self.session.outcome())
+    }
+
+    /// After a change: the clock of the side to move runs while the game goes on and is not
+    /// paused; after a move (`moved`) the mover's clock stops with its increment.
+    fn tick_clock(&mut self, moved: bool) {
+        let now = Instant::now();
+        let side = self.session.side_to_move().index();
+        let running = self.outcome().is_none() && !self.paused;
+        let Some(clocks) = &mut self.clocks else {
+            return;
+        };
+        clocks.stop(now, moved);
+        if running {
+            clocks.start(side, now);
+        }
+    }
+
+    /// Ends the game if the running clock's flag has fallen; true if it did now.
+    fn check_flag(&mut self) -> bool {
+        let now = Instant::now();
+        let Some(flagged) = self.clocks.as_ref().and_then(|c| c.flagged(now)) else {
+            return false;
+        };
+        let winner_can_mate = self.session.visit(CanMate {
+            player: 1 - flagged,
+        });
+        self.time_outcome = Some(flag_outcome(flagged, winner_can_mate));
+        self.tick_clock(false);
+        true
     }
 
     fn state(&self) -> Value {
         let mut v = self.session.visit(StateView);
+        if let Some(o) = &self.time_outcome {
+            v["outcome"] = outcome_json(&self.names(), o);
+            v["legal"] = json!([]);
+        }
+        v["clock"] = json!(self.clocks.as_ref().map(|c| c.to_json(Instant::now())));
         let options = self.session.options();
         v["seats"] = json!(self.seats.iter().map(|s| s.name()).collect::<Vec<_>>());
         v["engine"] = json!({
@@ -512,6 +628,10 @@ impl Table {
             budget: self.budget,
             multi_pv: self.session.options().multi_pv,
             method: self.session.multi_player_method(),
+            clock: self
+                .clocks
+                .as_ref()
+                .map(|c| (c.control, c.remaining_ms(Instant::now()))),
         };
         match store.save(&game) {
             Ok(()) => self.save_failed = false,

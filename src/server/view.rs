@@ -70,6 +70,7 @@ impl GameVisitor for StateView {
             "board": board(t, &g.pos),
             "side": g.pos.side.0,
             "alive": alive(t, &g.pos),
+            "in_check": in_check(t, &g.pos),
             "outcome": outcome.as_ref().map(|o| outcome_json(&names, o)),
             "position": g.position_string(),
             "start": start_position(g),
@@ -100,6 +101,7 @@ impl GameVisitor for PlyView {
             "board": board(t, pos),
             "side": pos.side.0,
             "alive": alive(t, pos),
+            "in_check": in_check(t, pos),
             "position": crate::position::fen::format(t, pos),
             "army_scores": army_scores(t, pos),
         }))
@@ -155,7 +157,7 @@ impl GameVisitor for RecordView {
     }
 }
 
-fn outcome_json(names: &[String], o: &Outcome) -> Value {
+pub(super) fn outcome_json(names: &[String], o: &Outcome) -> Value {
     match o {
         Outcome::Win { winner, reason } => json!({
             "winner": winner.0, "reason": reason, "text": outcome_text(names, o) }),
@@ -178,7 +180,8 @@ fn geometry<B: BitSet>(t: &Tables<B>) -> Value {
     json!({ "files": s.files, "ranks": s.ranks, "levels": s.levels, "cells": names })
 }
 
-/// The piece kinds by index: code, name, and a sketch of the moves the glyph draws.
+/// The piece kinds by index: code, name, Betza description (for the legend) and a sketch of
+/// the moves the glyph draws.
 fn kinds<B: BitSet>(t: &Tables<B>) -> Vec<Value> {
     t.variant
         .pieces
@@ -189,6 +192,7 @@ fn kinds<B: BitSet>(t: &Tables<B>) -> Vec<Value> {
                 "name": p.name,
                 "royal": p.royal,
                 "pawn": p.pawn,
+                "betza": p.betza,
                 "sketch": p.atoms.iter().map(sketch).collect::<Vec<_>>(),
             })
         })
@@ -233,6 +237,14 @@ fn board<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Value {
 fn alive<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Vec<bool> {
     (0..t.players() as u8)
         .map(|p| pos.is_alive(Player(p)))
+        .collect()
+}
+
+/// Which armies in play have their royal piece attacked (the page marks its cell).
+fn in_check<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Vec<bool> {
+    (0..t.players() as u8)
+        .map(Player)
+        .map(|p| pos.is_alive(p) && crate::movegen::is_in_check(t, pos, p))
         .collect()
 }
 

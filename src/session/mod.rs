@@ -10,6 +10,7 @@ use crate::movegen::notation::{format_move, parse_move, MoveError};
 use crate::movegen::perft;
 use crate::movegen::tables::Tables;
 use crate::moves::MoveKind;
+use crate::nnue::EvalSettings;
 use crate::piece::{Kind, Player};
 use crate::position::fen::PositionError;
 use crate::search::multi_player::Method;
@@ -61,6 +62,10 @@ pub struct Session {
     /// How games of more than two players are searched; handed to the searcher per search.
     multi_player: Method,
     play: PlaySettings,
+    /// The evaluation chosen (`UseNNUE`, `EvalFile`), and whether the searcher, away on a
+    /// search, has yet to get it.
+    eval: EvalSettings,
+    eval_pending: bool,
 }
 
 /// How the session's searches play, beyond the searcher's own options.
@@ -123,6 +128,8 @@ impl Session {
             options,
             multi_player: Method::DEFAULT,
             play: PlaySettings::default(),
+            eval: EvalSettings::default(),
+            eval_pending: false,
         };
         session.options = session.searcher_options().unwrap_or(options);
         session
@@ -197,6 +204,43 @@ impl Session {
         limits
             .moves_left
             .get_or_insert_with(|| time::expected_moves_left(self.variant().family, made));
+    }
+
+    /// Switches the network evaluation on or off; returns which evaluation the variant gets.
+    pub fn set_use_nnue(&mut self, on: bool) -> String {
+        self.eval.use_nnue = on;
+        self.apply_eval();
+        self.eval_description()
+    }
+
+    /// Loads a network file (`""` forgets it). A bad file, or one that cannot evaluate the
+    /// current variant, is refused and the evaluation stays as it was. Returns which
+    /// evaluation the variant gets.
+    pub fn load_eval_file(&mut self, path: &str) -> Result<String, String> {
+        with_board!(&self.board, b => self.eval.load_file(path, &b.game.tables))
+            .map_err(|e| format!("EvalFile {path} refused: {e}"))?;
+        self.apply_eval();
+        Ok(self.eval_description())
+    }
+
+    pub fn eval_settings(&self) -> &EvalSettings {
+        &self.eval
+    }
+
+    /// One line: the variant and the evaluation it gets.
+    pub fn eval_description(&self) -> String {
+        with_board!(&self.board, b => self.eval.describe(&b.game.tables))
+    }
+
+    /// Hands the evaluation settings to the searcher, or keeps them for when it is back.
+    fn apply_eval(&mut self) {
+        self.eval_pending = with_board!(&mut self.board, b => match &mut b.searcher {
+            Some(s) => {
+                s.set_eval(self.eval.clone());
+                false
+            }
+            None => true,
+        });
     }
 
     /// Forgets what the searcher learnt (transposition table, history) before a new game.
@@ -381,6 +425,9 @@ impl Session {
             });
         }
         self.board.take_searcher(returned);
+        if self.eval_pending {
+            self.apply_eval();
+        }
         finished.outcome
     }
 
@@ -393,6 +440,7 @@ impl Session {
         self.board.take_searcher(old);
         self.board.add_searcher(self.options);
         self.options = self.searcher_options().unwrap_or(self.options);
+        self.apply_eval();
     }
 }
 

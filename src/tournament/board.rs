@@ -4,8 +4,10 @@
 use crate::bitboard::BitSet;
 use crate::game::{AnyTables, Game, Outcome};
 use crate::movegen::notation::MoveError;
-use crate::piece::Player;
+use crate::movegen::tables::{KindTables, Tables};
+use crate::piece::{Kind, Player};
 use crate::position::fen::PositionError;
+use crate::position::Position;
 use crate::variant::Variant;
 
 pub trait Board: Send {
@@ -22,7 +24,8 @@ pub trait Board: Send {
     fn position_string(&self) -> String;
     /// Bit p set: player p is still playing (four-player games eliminate checkmated armies).
     fn alive_mask(&self) -> u8;
-    /// Only royal pieces on the board and nothing in hand: no one can ever win.
+    /// Only royal pieces on the board, nothing in hand, and no royal piece able to attack
+    /// another: no checkmate can ever follow (see [`royals_cannot_attack_each_other`]).
     fn only_royals_left(&self) -> bool;
 }
 
@@ -68,8 +71,41 @@ impl<B: BitSet> Board for Game<B> {
             .all(|c| self.pos.piece_at(c).is_none_or(|p| v.kind(p.kind()).royal));
         let hands_empty = (0..v.players().min(2))
             .all(|p| v.kinds().all(|k| self.pos.hand(Player(p as u8), k) == 0));
-        board_royal_only && hands_empty
+        board_royal_only && hands_empty && royals_cannot_attack_each_other(&self.tables, &self.pos)
     }
+}
+
+/// Whether no royal piece on the board can ever attack another, on a board of royal pieces
+/// only. A royal piece that moves to attack another is then attacked by it in turn, which no
+/// move may leave it (a four-player game too: RULES 5.4), so no check, and so no checkmate,
+/// can follow. That needs every capture of every royal kind on the board to be returned by
+/// every other: a King against a King, an Emperor against an Emperor. An Emperor against a
+/// King is not: the Emperor attacks the King along the triagonal step the King lacks (RULES
+/// 5.3), so Armies of Faith can still checkmate and a second checkmate by an Emperor wins.
+/// Slides and lame or bent leaps are not judged here: a royal kind with them counts as able
+/// to attack.
+fn royals_cannot_attack_each_other<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> bool {
+    let mut royals: Vec<(Player, Kind)> = t
+        .shape
+        .all_cells()
+        .filter_map(|c| pos.piece_at(c))
+        .map(|p| (p.player(), p.kind()))
+        .collect();
+    royals.sort_by_key(|&(p, k)| (p.0, k.0));
+    royals.dedup();
+    let plain = |kt: &KindTables<B>| kt.slides.is_empty() && !kt.has_lame && !kt.has_bent;
+    royals.iter().all(|&(p, k)| {
+        royals.iter().filter(|&&(q, _)| q != p).all(|&(q, l)| {
+            let (mine, theirs) = (t.kind(p, k), t.kind(q, l));
+            plain(mine)
+                && plain(theirs)
+                && t.shape.all_cells().all(|from| {
+                    mine.capture[from.index()]
+                        .cells()
+                        .all(|to| theirs.capture[to.index()].contains(from))
+                })
+        })
+    })
 }
 
 /// A board for `tables`, at `start` (a position string) or where engines start the variant

@@ -24,6 +24,7 @@ pub mod progress;
 pub mod record;
 pub mod referee;
 pub mod schedule;
+pub mod seat_gauntlet;
 pub mod sprt;
 pub mod standings;
 pub mod suite_maker;
@@ -40,7 +41,8 @@ use pgn::{write_game, PgnContext};
 use progress::Progress;
 use record::{GameRecord, GameSpec};
 use referee::{play_game, RefereeSettings};
-use schedule::{schedule, Mode};
+use schedule::{candidate_alone, schedule, Mode};
+use seat_gauntlet::SeatTracker;
 use standings::{standings, EngineStanding};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -82,6 +84,8 @@ pub struct MatchReport {
     pub table: Vec<EngineStanding>,
     /// For a match of two engines: the pairs, Elo and the test, if one ran.
     pub pairs: Option<pairs::PairReport>,
+    /// For a gauntlet of games of more than two seats: the candidate's score and test.
+    pub seats: Option<seat_gauntlet::SeatTracker>,
 }
 
 #[derive(Debug)]
@@ -232,11 +236,9 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
         max_plies: settings.max_plies,
         adjudication: settings.adjudication,
     };
-    if settings.sprt.is_some() && settings.engines.len() != 2 {
-        return Err(MatchError::Setup(
-            "an SPRT compares exactly two engines".into(),
-        ));
-    }
+    let seat_gauntlet = players.iter().any(|&p| candidate_alone(settings.mode, p));
+    check_test(settings, &players, seat_gauntlet)?;
+    let seat_tracker = Mutex::new(SeatTracker::new(players.iter().copied().max().unwrap_or(2)));
     let pair_names = [names[0].clone(), names[1].clone()];
     let tracker = Mutex::new(pairs::PairTracker::default());
     // Set once the test has decided: no new game starts, games under way finish.
@@ -286,13 +288,34 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
                                 record.reason
                             );
                         }
-                        if settings.engines.len() == 2 {
+                        if candidate_alone(settings.mode, record.spec.seats.len()) {
+                            let mut t = seat_tracker.lock().unwrap();
+                            t.record(&record, 0);
+                            if settings.verbose {
+                                println!("{}", t.score_line(&names[0]));
+                            }
+                            if let Some(outcome) = settings.sprt.and_then(|s| t.update_test(&s)) {
+                                if settings.verbose {
+                                    println!(
+                                        "SPRT: llr {:.3}, lbound {:.2}, ubound {:.2}",
+                                        outcome.llr,
+                                        outcome.settings.bounds().0,
+                                        outcome.settings.bounds().1
+                                    );
+                                }
+                                if outcome.decision != sprt::Decision::Continue {
+                                    decided.store(true, std::sync::atomic::Ordering::Relaxed);
+                                }
+                            }
+                        } else if settings.engines.len() == 2 {
                             let mut t = tracker.lock().unwrap();
                             let completed = t.record(&record);
                             if settings.verbose {
                                 println!("{}", t.score_line(&pair_names));
                             }
-                            if let (true, Some(test)) = (completed, &settings.sprt) {
+                            if let (true, Some(test), false) =
+                                (completed, &settings.sprt, seat_gauntlet)
+                            {
                                 if let Some(outcome) = t.update_test(test) {
                                     if settings.verbose {
                                         println!("{}", outcome.line());
@@ -321,7 +344,7 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
     games.sort_by_key(|g| g.spec.number);
     let table = standings(&names, &games);
     let tracker = tracker.into_inner().unwrap();
-    let pairs = (settings.engines.len() == 2).then(|| pairs::PairReport {
+    let pairs = (settings.engines.len() == 2 && !seat_gauntlet).then(|| pairs::PairReport {
         names: pair_names,
         pentanomial: tracker.pentanomial,
         games: tracker.games,
@@ -331,5 +354,36 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
         games,
         table,
         pairs,
+        seats: seat_gauntlet.then(|| seat_tracker.into_inner().unwrap()),
     })
+}
+
+/// Whether the match's SPRT can run: on the pairs of exactly two engines, or in a gauntlet
+/// of games of more than two seats on the candidate's games, all of one seat count, in
+/// logistic Elo.
+fn check_test(
+    settings: &MatchSettings,
+    players: &[usize],
+    seat_gauntlet: bool,
+) -> Result<(), MatchError> {
+    let Some(test) = &settings.sprt else {
+        return Ok(());
+    };
+    if !seat_gauntlet {
+        if settings.engines.len() != 2 {
+            return Err(MatchError::Setup(
+                "an SPRT compares exactly two engines".into(),
+            ));
+        }
+        return Ok(());
+    }
+    if players.iter().any(|&p| p != players[0]) {
+        return Err(MatchError::Setup(
+            "a gauntlet's SPRT over more than two seats needs variants of one seat count".into(),
+        ));
+    }
+    SeatTracker::new(players[0])
+        .llr(test)
+        .map(|_| ())
+        .map_err(|e| MatchError::Setup(e.to_string()))
 }

@@ -39,6 +39,8 @@ impl Suite {
     /// Adds the lines of one file; a tagged line must name a known variant and be a legal
     /// position of it.
     pub fn add_text(&mut self, text: &str, file: &str) -> Result<(), SuiteError> {
+        // Built once per variant: a suite has thousands of lines of a few variants.
+        let mut known: HashMap<String, AnyTables> = HashMap::new();
         for (n, raw) in text.lines().enumerate() {
             let line = raw.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -51,7 +53,14 @@ impl Suite {
             };
             match split_tag(line) {
                 Some((variant, position)) => {
-                    let tables = games::tables(variant).map_err(|e| err(e.to_string()))?;
+                    let tables = match known.get(variant) {
+                        Some(t) => t.clone(),
+                        None => {
+                            let t = games::tables(variant).map_err(|e| err(e.to_string()))?;
+                            known.insert(variant.to_string(), t.clone());
+                            t
+                        }
+                    };
                     check_position(&tables, position)
                         .map_err(|e| err(format!("bad position string for {variant}: {e}")))?;
                     self.tagged

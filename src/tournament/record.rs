@@ -28,7 +28,8 @@ pub enum Termination {
     TimeForfeit,
     /// The engine crashed, or could not start.
     Abandoned,
-    /// The referee's move limit.
+    /// The referee's judgement: the move limit, both engines' scores, or only royal pieces
+    /// left that cannot checkmate.
     Adjudication,
     /// The game is still in progress (a game saved from the board server).
     Unterminated,

@@ -226,8 +226,12 @@ impl GameInProgress {
             if let Some(outcome) = self.board.outcome() {
                 return self.finish_by_rules(outcome);
             }
+            // Not a rule of any game here: the referee's judgement that no checkmate can follow.
             if self.board.only_royals_left() {
-                return self.draw(Termination::Normal, "only royal pieces are left".into());
+                return self.draw(
+                    Termination::Adjudication,
+                    "only royal pieces are left, no checkmate can follow".into(),
+                );
             }
             if settings
                 .max_plies
@@ -352,8 +356,7 @@ impl GameInProgress {
                 self.record.reason = format!("{} wins by {reason}", self.record.seat_names[w]);
             }
             Outcome::Draw { reason } => {
-                let n = self.clients.len() as f64;
-                self.record.scores = vec![1.0 / n; self.clients.len()];
+                self.record.scores = self.shares(|_| true);
                 self.record.reason = format!("draw by {reason}");
             }
         }
@@ -388,25 +391,35 @@ impl GameInProgress {
         }
     }
 
-    fn draw(&mut self, termination: Termination, why: String) {
+    /// The point shared equally among the seats `share` names that are still playing (a
+    /// checkmated army of a four-player game has no part in a draw); among all the seats
+    /// `share` names if none of them is.
+    fn shares(&self, share: impl Fn(usize) -> bool) -> Vec<f64> {
         let n = self.clients.len();
-        self.record.scores = vec![1.0 / n as f64; n];
+        let alive = self.board.alive_mask();
+        let named: Vec<bool> = (0..n).map(&share).collect();
+        let playing: Vec<bool> = (0..n).map(|s| named[s] && alive >> s & 1 != 0).collect();
+        let takers = if playing.contains(&true) {
+            playing
+        } else {
+            named
+        };
+        let count = takers.iter().filter(|&&t| t).count().max(1) as f64;
+        takers
+            .iter()
+            .map(|&t| if t { 1.0 / count } else { 0.0 })
+            .collect()
+    }
+
+    fn draw(&mut self, termination: Termination, why: String) {
+        self.record.scores = self.shares(|_| true);
         self.record.termination = termination;
         self.record.reason = format!("draw: {why}");
     }
 
-    /// The forfeiting seat scores 0, the others share the point.
+    /// The forfeiting seat scores 0, the others still playing share the point.
     fn adjudicate(&mut self, f: Forfeit) {
-        let n = self.clients.len();
-        self.record.scores = (0..n)
-            .map(|s| {
-                if s == f.seat {
-                    0.0
-                } else {
-                    1.0 / (n - 1) as f64
-                }
-            })
-            .collect();
+        self.record.scores = self.shares(|s| s != f.seat);
         self.record.termination = f.termination;
         let who = &self.record.seat_names[f.seat];
         self.record.reason = match f.termination {

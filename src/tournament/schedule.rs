@@ -6,6 +6,10 @@
 //! a b a b, then b a b a. Games 2k and 2k+1 of a pair share an opening (`opening_round` k), and
 //! every pair uses the same opening in the same round, so each engine meets the same positions
 //! with both colours. Games are ordered round by round, so a match stopped early is balanced.
+//!
+//! A gauntlet of a game of n > 2 seats seats the candidate (the first engine) alone: in game
+//! g of its encounter with b it holds seat g mod n and b holds the other n − 1, so over each n
+//! games (one rotation, sharing an opening round) the candidate sits in every seat once.
 
 use std::fmt;
 
@@ -55,21 +59,50 @@ pub fn encounters(engines: usize, mode: Mode) -> Vec<(usize, usize)> {
     }
 }
 
+/// Whether a match of `mode` seats the candidate alone in games of `seats` seats.
+pub fn candidate_alone(mode: Mode, seats: usize) -> bool {
+    mode == Mode::Gauntlet && seats > 2
+}
+
+/// Games of an encounter that share an opening round: a colour-swapped pair, or one
+/// rotation of the candidate through every seat.
+fn round_size(mode: Mode, seats: usize) -> usize {
+    if candidate_alone(mode, seats) {
+        seats
+    } else {
+        2
+    }
+}
+
+/// Who sits where in game `g` of the encounter of engines a and b.
+fn seating(mode: Mode, seats: usize, (a, b): (usize, usize), g: usize) -> Vec<usize> {
+    if candidate_alone(mode, seats) {
+        (0..seats)
+            .map(|s| if s == g % seats { a } else { b })
+            .collect()
+    } else {
+        (0..seats).map(|s| [a, b][(s + g) % 2]).collect()
+    }
+}
+
 /// The games of a match. `players[v]` is the seat count of variant v.
 pub fn schedule(engines: usize, mode: Mode, players: &[usize], games: usize) -> Vec<Slot> {
     let pairs = encounters(engines, mode);
+    let rounds = players
+        .iter()
+        .map(|&seats| games.div_ceil(round_size(mode, seats)))
+        .max()
+        .unwrap_or(0);
     let mut slots = Vec::new();
-    for round in 0..games.div_ceil(2) {
+    for round in 0..rounds {
         for (v, &seats) in players.iter().enumerate() {
-            for &(a, b) in &pairs {
-                for g in [2 * round, 2 * round + 1] {
-                    if g >= games {
-                        continue;
-                    }
+            let size = round_size(mode, seats);
+            for &pair in &pairs {
+                for g in (size * round..size * (round + 1)).filter(|&g| g < games) {
                     slots.push(Slot {
                         number: slots.len() + 1,
                         variant: v,
-                        seats: (0..seats).map(|s| [a, b][(s + g) % 2]).collect(),
+                        seats: seating(mode, seats, pair, g),
                         opening_round: round,
                     });
                 }
@@ -113,6 +146,36 @@ mod tests {
         let s = schedule(2, Mode::RoundRobin, &[4], 2);
         assert_eq!(s[0].seats, vec![0, 1, 0, 1]);
         assert_eq!(s[1].seats, vec![1, 0, 1, 0]);
+    }
+
+    #[test]
+    fn a_four_seat_gauntlet_rotates_the_candidate_through_every_seat() {
+        let s = schedule(2, Mode::Gauntlet, &[4, 2], 8);
+        let four: Vec<&Slot> = s.iter().filter(|x| x.variant == 0).collect();
+        assert_eq!(four.len(), 8);
+        assert_eq!(four[0].seats, vec![0, 1, 1, 1]);
+        assert_eq!(four[1].seats, vec![1, 0, 1, 1]);
+        assert_eq!(four[3].seats, vec![1, 1, 1, 0]);
+        assert_eq!(four[4].seats, vec![0, 1, 1, 1]);
+        for seat in 0..4 {
+            assert_eq!(four.iter().filter(|x| x.seats[seat] == 0).count(), 2);
+        }
+        // One rotation shares an opening round; two-player games keep their pairs.
+        let rounds: Vec<usize> = four.iter().map(|x| x.opening_round).collect();
+        assert_eq!(rounds, vec![0, 0, 0, 0, 1, 1, 1, 1]);
+        let two: Vec<&Slot> = s.iter().filter(|x| x.variant == 1).collect();
+        assert_eq!(two.len(), 8);
+        assert_eq!(two[1].seats, vec![1, 0]);
+        assert_eq!(two[2].opening_round, 1);
+        // Three engines: the candidate meets each of the others alone.
+        let three = schedule(3, Mode::Gauntlet, &[4], 4);
+        assert_eq!(three.len(), 8);
+        assert_eq!(three[4].seats, vec![0, 2, 2, 2]);
+        // A round robin still alternates two engines.
+        assert_eq!(
+            schedule(2, Mode::RoundRobin, &[4], 1)[0].seats,
+            vec![0, 1, 0, 1]
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@ and drags on the page, assertions on what the page shows, screenshots under
 tests/e2e/results/. Usage: serve_browser.py BASE_URL RESULTS_DIR. Each scenario prints one
 line; the exit code is 1 when any fails."""
 
+import re
 import sys
 import tempfile
 import time
@@ -201,6 +202,7 @@ def aof5_three_engines(page):
     for army in range(4):
         expect(page.locator(f'rect.last-move[data-player="{army}"]')).not_to_have_count(0)
     expect(page.locator("#scores .bar")).to_have_count(4)
+    expect(page.locator("#scores .bar .pawns").first).to_contain_text("pawns")
     shot(page, "aof5-start-catholic-view")
     page.locator("#play").screenshot(path=f"{RESULTS}/aof5-board.png")
     page.select_option("#view-from", label="Islamic")
@@ -234,6 +236,9 @@ def analysis(page):
     page.click("#analyse")
     expect(page.locator("#thinking tbody tr")).to_have_count(2, timeout=30000)
     expect(page.locator("#best-arrow")).to_have_count(1, timeout=30000)
+    # The evaluation bar shows the engine's score in pawns (White's view).
+    expect(page.locator("#eval-bar")).to_be_visible()
+    expect(page.locator("#eval-text")).to_have_text(re.compile(r"^([+\u2212]\d+\.\d\d|-?M\d+)$"))
     shot(page, "analysis")
     page.click("#pause")
     expect(page.locator("#engine-state")).to_contain_text("idle", timeout=30000)
@@ -257,6 +262,98 @@ def second_tab_shares_the_game(page):
     return "a second tab sees the same game: moves made in either appear in both"
 
 
+def check_shown_and_typed_moves(page):
+    open_game(page, "chess", seats=["human", "human"])
+    expect(page.locator("#status")).to_have_attribute("aria-live", "polite")
+    # FIDE pieces are figurines; the legend lists the six kinds.
+    expect(page.locator("#board .piece.figurine")).to_have_count(32)
+    expect(page.locator("#legend li")).to_have_count(6)
+    set_position(page, "4k3/8/8/8/8/8/8/4RK2 b - - 0 1")
+    expect(page.locator("rect.check")).to_have_count(1)
+    expect(page.locator('rect.check[data-check="e8"]')).to_have_count(1)
+    expect(page.locator("#in-check")).to_have_text("check: Black")
+    shot(page, "check-shown")
+    # A typed move that is not legal is refused with the server's message, the game unchanged.
+    page.fill("#move-input", "e8e7")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#move-error")).to_be_visible()
+    expect(page.locator("#move-error")).to_contain_text("e8e7")
+    assert plies(page) == 0
+    page.fill("#move-input", "e8d7")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#moves .ply")).to_have_text(["e8d7"])
+    expect(page.locator("#move-error")).to_be_hidden()
+    expect(page.locator("rect.check")).to_have_count(0)
+    expect(page.locator("#to-move")).to_have_text("White")
+    page.fill("#move-input", "e1e7")
+    page.press("#move-input", "Enter")
+    expect(page.locator('rect.check[data-check="d7"]')).to_have_count(1)
+    shot(page, "typed-move-check")
+    return "check marked on e8 and d7, typed moves played (e8d7, e1e7), an illegal one refused"
+
+
+def fairy_legend(page):
+    open_game(page, "cwda-nutty-rookies", seats=["human", "human"])
+    # Nutty Knights against the FIDE army: fairy pieces keep their codes, with a legend of
+    # the kinds on the board.
+    state = page.request.get(f"{BASE}/api/state").json()
+    on_board = sorted({kind for _, _, kind in state["board"]["pieces"]})
+    expect(page.locator("#legend li")).to_have_count(len(on_board))
+    fairy = next(state["kinds"][i] for i in on_board if state["kinds"][i]["name"] not in
+                 ("King", "Queen", "Rook", "Bishop", "Knight", "Pawn"))
+    item = page.locator(f'#legend li[data-legend="{fairy["token"]}"]')
+    expect(item).to_contain_text(fairy["name"])
+    assert fairy["name"] in item.get_attribute("title"), item.get_attribute("title")
+    shot(page, "legend")
+    return f"legend of {len(on_board)} kinds, fairy {fairy['name']} ({fairy['token']}) described"
+
+
+def timed_game_on_time(page):
+    open_game(page, "chess", seats=["engine", "human"])
+    # A control chosen on the page: both clocks shown, White's (the engine's) runs.
+    page.select_option("#time-control", label="1 min")
+    page.click("#new-game")
+    expect(page.locator("#clocks")).to_be_visible()
+    expect(page.locator("#clocks .clock")).to_have_count(2)
+    # The engine plays on its own clock, and then the person's clock ticks.
+    expect(page.locator("#moves .ply")).to_have_count(1, timeout=30000)
+    black = page.locator('#clocks .clock[data-side="1"] .time')
+    first = black.inner_text()
+    page.wait_for_timeout(1300)
+    assert black.inner_text() != first, first
+    shot(page, "clocks-ticking")
+    # A tiny control: the engine (White) moves, the person lets Black's 2 s run out.
+    answer = page.request.post(f"{BASE}/api/new", data={"clock": {"base": 2000, "increment": 0}})
+    assert answer.ok, answer.text()
+    expect(page.locator("#moves .ply")).to_have_count(1, timeout=10000)
+    expect(page.locator("#result")).to_have_text("White wins by time forfeit", timeout=10000)
+    expect(black).to_have_text("0:00.0")
+    shot(page, "timed-game-flag")
+    page.select_option("#time-control", label="untimed")
+    return "clocks shown and ticking (1 min), engine moved on its clock, Black lost on time (2 s)"
+
+
+def aof5_rotation(page):
+    open_game(page, "aof5", seats=["human"] * 4)
+    state = page.request.get(f"{BASE}/api/state").json()
+    views = set()
+    for army, name in enumerate(state["names"]):
+        page.select_option("#view-from", label=name)
+        views.add(page.locator("#board").get_attribute("data-view"))
+        # The army's pieces stand in the lower half of the board as drawn.
+        below = page.evaluate("""(army) => {
+            const svg = document.getElementById("board-svg").getBoundingClientRect();
+            const ys = [...document.querySelectorAll(`.piece[data-player="${army}"]`)]
+                .map((p) => { const r = p.getBoundingClientRect(); return r.top + r.height / 2; });
+            return ys.reduce((a, b) => a + b, 0) / ys.length > svg.top + svg.height / 2;
+        }""", army)
+        assert below, f"{name}: pieces not at the bottom"
+        page.locator("#play").screenshot(path=f"{RESULTS}/aof5-view-{name.lower()}.png")
+    assert len(views) == 4, views
+    page.select_option("#view-from", label=state["names"][0])
+    return f"AoF5: four views ({', '.join(sorted(views))}), each army's pieces at the bottom"
+
+
 def main():
     failures = 0
     with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
@@ -269,7 +366,8 @@ def main():
         page.on("pageerror", lambda e: errors.append(str(e)))
         scenarios = [cwda_game_to_mate, promotion_picker, cyclical_type_change, missionary_drop,
                      aof5_three_engines, aof5_checkmate_announced, analysis,
-                     second_tab_shares_the_game]
+                     second_tab_shares_the_game, check_shown_and_typed_moves, fairy_legend,
+                     timed_game_on_time, aof5_rotation]
         for scenario in scenarios:
             start = time.time()
             try:

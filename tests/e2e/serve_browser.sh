@@ -15,6 +15,13 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
     apt-get update -qq >/dev/null
     apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
+# The FIDE figurines are Unicode chess symbols drawn in DejaVu Sans (docs/serve.md).
+if ! fc-list 2>/dev/null | grep -q "DejaVu Sans"; then
+    echo "serve_browser: installing fonts-dejavu-core" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq fonts-dejavu-core fontconfig >/dev/null
+fi
 if ! python3 -c "import playwright" 2>/dev/null; then
     echo "serve_browser: installing playwright (Python)" >&2
     if ! python3 -m pip --version >/dev/null 2>&1; then

@@ -19,7 +19,8 @@ pub enum MoveKind {
 }
 
 impl MoveKind {
-    fn from_bits(b: u32) -> MoveKind {
+    /// The kind stored in a move's kind bits (values above 7 read as the last kind).
+    pub fn from_bits(b: u32) -> MoveKind {
         match b {
             0 => MoveKind::Normal,
             1 => MoveKind::Promotion,

@@ -3,7 +3,7 @@
 // the shared game, `info` while the engine thinks).
 
 import { get, post } from "./api.js";
-import { arrowSvg, boardSvg } from "./board.js";
+import { arrowSvg, boardSvg, coords } from "./board.js";
 import { pieceIcon } from "./glyphs.js";
 import * as panels from "./panels.js";
 
@@ -17,6 +17,10 @@ let viewFrom = null;     // the seat at the bottom of the board
 let thinking = [];       // the latest engine line per MultiPV index
 let drag = null;         // {from, x, y, moved, ghost}
 let checkmatesSeen = null;
+let armySides = [];      // where each army sits: S, W, N or E (see sides())
+let lastEval = null;     // the engine's latest evaluation {score, side, depth}, for the bar
+let clockAt = 0;         // when the clocks of `state` were read (performance.now())
+let kindsSeen = new Set(); // the kinds seen on the board or in hand in this game, for the legend
 
 // ---- talking to the server ----
 
@@ -53,9 +57,16 @@ function setState(next) {
   // A picked-up piece stays picked up when only the seats or the engine changed.
   const samePosition = state && !variantChanged && state.position === next.position && state.ply === next.ply;
   const keep = samePosition ? selected : null;
+  // A new game, a position set up or a move taken back: the last evaluation was of another
+  // position.
+  if (state && (next.ply < state.ply || (next.ply === 0 && next.position !== state.position))) lastEval = null;
+  if (variantChanged || next.ply === 0) kindsSeen = new Set();
   state = next;
   thinking = next.thinking || [];
+  clockAt = performance.now();
   if (variantChanged) {
+    lastEval = null;
+    armySides = sides();
     viewFrom = Math.max(0, state.seats.indexOf("human"));
     fillViewFrom();
     document.body.classList.toggle("deep", state.geometry.levels > 1);
@@ -97,9 +108,38 @@ function humanToMove() {
 
 function movesFrom(cell) { return state.legal.filter((m) => m.from === cell); }
 
-function turned() {
-  if (state.players === 2) return viewFrom === 1;
-  return viewFrom === 1 || viewFrom === 2; // Protestant and Islamic camps are at the top
+// The side each army sits on, read from where its pieces stand: of the four sides the one
+// its pieces are nearest to, and of two equal ones (a camp in a corner, as in Armies of
+// Faith) the one that has the camp on the viewer's right. So every army of a four-player game
+// gets a view of its own, a quarter turn from the next army's.
+function sides() {
+  if (state.players === 2) return ["S", "N"];
+  const g = state.geometry;
+  // Per side: towards the viewer, and towards the viewer's right.
+  const views = { S: [[0, -1], [1, 0]], W: [[-1, 0], [0, -1]], N: [[0, 1], [-1, 0]], E: [[1, 0], [0, 1]] };
+  return state.names.map((_, player) => {
+    let dx = 0, dy = 0;
+    for (const [cell, owner] of state.board.pieces) {
+      if (owner !== player) continue;
+      const c = coords(g, cell);
+      dx += c.x - (g.files - 1) / 2;
+      dy += c.y - (g.ranks - 1) / 2;
+    }
+    let best = "S", bestScore = -Infinity;
+    for (const [view, [down, right]] of Object.entries(views)) {
+      const score = down[0] * dx + down[1] * dy + 0.1 * (right[0] * dx + right[1] * dy);
+      if (score > bestScore) { best = view; bestScore = score; }
+    }
+    return best;
+  });
+}
+
+function orientation() { return armySides[viewFrom] || "S"; }
+
+// The cells of the royal pieces of every army in check.
+function checkCells(board, inCheck) {
+  return board.pieces.filter(([, player, kind]) => inCheck[player] && state.kinds[kind].royal)
+    .map(([cell]) => cell);
 }
 
 // ---- rendering ----
@@ -131,15 +171,19 @@ function targets() {
 function render() {
   const board = live() ? state.board : viewData.board;
   const plies = live() ? state.ply : viewPly;
-  $("board").innerHTML = boardSvg(state, board, turned(), {
+  $("board").dataset.view = orientation();
+  $("board").innerHTML = boardSvg(state, board, orientation(), {
     selected: selected ? selected.cell : undefined,
     targets: targets(),
     lastMoves: lastMoves(plies),
     best: bestMove(),
     dragging: drag && drag.moved ? drag.from : undefined,
+    checks: checkCells(board, live() ? state.in_check : viewData.in_check),
   }, perRow());
   renderHands(board);
-  $("status").innerHTML = panels.statusHtml(state);
+  // Rewritten only when it changes: the line is announced by screen readers (aria-live).
+  const status = panels.statusHtml(state);
+  if (status !== render.status) $("status").innerHTML = render.status = status;
   $("resumed").hidden = !state.resumed;
   $("seats").innerHTML = panels.seatsHtml(state);
   $("moves").innerHTML = panels.movesHtml(state, live() ? null : viewPly);
@@ -152,14 +196,63 @@ function render() {
   $("pass-row").hidden = !(humanToMove() && state.legal.some((m) => m.move === "pass"));
   $("viewing").hidden = live();
   $("viewing").textContent = live() ? "" : `Viewing the position after ${viewPly} of ${state.ply} moves (read only).`;
+  $("move-form").hidden = !humanToMove();
+  renderLegend(board);
+  $("time-control").disabled = state.players !== 2;
   renderEngine();
+  renderClocks();
+}
+
+// The legend lists the kinds of this game: those seen on the board or in hand so far (a
+// variant's tables know more kinds than its armies use, such as every CwDA army's pieces).
+function renderLegend(board) {
+  const before = kindsSeen.size;
+  for (const [, , kind] of board.pieces) kindsSeen.add(kind);
+  for (const hand of board.hands) for (const [kind] of hand) kindsSeen.add(kind);
+  if (kindsSeen.size !== before || !$("legend").innerHTML) {
+    $("legend").innerHTML = panels.legendHtml(state, [...kindsSeen].sort((a, b) => a - b));
+  }
+}
+
+// The clocks, the running one counted down from the server's last answer.
+function renderClocks() {
+  const box = $("clocks");
+  const clock = state && state.clock;
+  box.hidden = !clock;
+  if (!clock) return;
+  const ran = performance.now() - clockAt;
+  box.innerHTML = [1, 0].map((side) => {
+    const running = clock.running === side;
+    const ms = clock.remaining[side] - (running ? ran : 0);
+    const low = ms < 10000 ? " low" : "";
+    return `<div class="clock${running ? " running" : ""}${low}" data-side="${side}">${panels.swatch(state, side)}` +
+      `<span>${state.names[side]}</span> <b class="time">${panels.clockText(ms)}</b></div>`;
+  }).join("");
+}
+
+// The evaluation bar of two-player games: White's share, the engine's latest score.
+function renderEvalBar() {
+  const bar = $("eval-bar");
+  bar.hidden = state.players !== 2;
+  const line = thinking[0];
+  if (line && state.engine.searching) lastEval = { score: line.score, side: state.side, depth: line.depth };
+  if (!lastEval) {
+    bar.querySelector(".white").style.height = "50%";
+    $("eval-text").textContent = "–";
+    bar.title = "no evaluation yet: the engine has not searched";
+    return;
+  }
+  const e = panels.whiteEval(lastEval.score, lastEval.side);
+  bar.querySelector(".white").style.height = `${Math.round(e.share * 100)}%`;
+  $("eval-text").textContent = e.text;
+  bar.title = `${e.text} for White (engine, depth ${lastEval.depth})`;
 }
 
 function perRow() { return Number($("per-row").value) || 0; }
 
 function renderArrow() {
   const layer = document.getElementById("arrow-layer");
-  if (layer) layer.innerHTML = arrowSvg(state, turned(), perRow(), bestMove());
+  if (layer) layer.innerHTML = arrowSvg(state, orientation(), perRow(), bestMove());
 }
 
 function renderEngine() {
@@ -173,6 +266,7 @@ function renderEngine() {
   $("multipv").value = String(e.multipv);
   const budget = JSON.stringify(e.nodes !== null ? { nodes: e.nodes } : { movetime: e.movetime });
   for (const o of $("budget").options) if (o.value === budget) $("budget").value = budget;
+  renderEvalBar();
 }
 
 function renderHands(board) {
@@ -285,7 +379,8 @@ function wireBoard() {
     if (cell === undefined) return;
     const index = Number(cell);
     const piece = (live() ? state.board : viewData.board).pieces.find(([c]) => c === index);
-    const what = piece ? ` — ${state.names[piece[1]]} ${state.kinds[piece[2]].name} (${state.kinds[piece[2]].token})` : "";
+    const kind = piece && state.kinds[piece[2]];
+    const what = piece ? ` — ${state.names[piece[1]]} ${kind.name} (${kind.token}): ${panels.movesText(kind)}` : "";
     $("cell-name").textContent = `${state.geometry.cells[index]}${what}${arrival(index)}`;
   });
 }
@@ -312,10 +407,41 @@ function fillViewFrom() {
     `<option value="${i}"${i === viewFrom ? " selected" : ""}>${n}</option>`).join("");
 }
 
+// A new game on the time control chosen (untimed by default).
+function newGame(variant, position) {
+  const clock = JSON.parse($("time-control").value);
+  const body = { variant, position };
+  return act(post("/api/new", clock ? { ...body, clock } : body).catch((e) => {
+    // A four-player game refuses a clock: it starts untimed.
+    if (clock && /no clocks/.test(e.message)) return post("/api/new", body);
+    throw e;
+  }));
+}
+
+// A move typed in the project's notation; the server checks it like a click.
+async function typedMove(ev) {
+  ev.preventDefault();
+  const field = $("move-input");
+  const move = field.value.trim();
+  if (!move) return;
+  try {
+    const answer = await post("/api/move", { move, seat: state.side });
+    $("move-error").hidden = true;
+    field.value = "";
+    selected = null;
+    setState(answer);
+  } catch (e) {
+    $("move-error").textContent = e.message;
+    $("move-error").hidden = false;
+  }
+  field.focus();
+}
+
 function wireControls() {
-  $("variant").addEventListener("change", () => act(post("/api/new", { variant: $("variant").value })));
-  $("new-game").addEventListener("click", () => act(post("/api/new", { variant: state.variant })));
-  $("resumed-new").addEventListener("click", () => act(post("/api/new", { variant: state.variant })));
+  $("variant").addEventListener("change", () => newGame($("variant").value));
+  $("new-game").addEventListener("click", () => newGame(state.variant));
+  $("resumed-new").addEventListener("click", () => newGame(state.variant));
+  $("move-form").addEventListener("submit", typedMove);
   $("undo").addEventListener("click", () => act(post("/api/undo")));
   $("view-from").addEventListener("change", () => { viewFrom = Number($("view-from").value); render(); });
   $("per-row").addEventListener("change", () => render());
@@ -356,7 +482,7 @@ function wireControls() {
     try { await navigator.clipboard.writeText(text); }
     catch { $("position").select(); document.execCommand("copy"); }
   });
-  $("setup").addEventListener("click", () => act(post("/api/new", { position: $("position").value })));
+  $("setup").addEventListener("click", () => newGame(undefined, $("position").value));
 }
 
 function listen() {
@@ -385,6 +511,7 @@ async function start() {
     setState(current);
   }
   listen();
+  setInterval(renderClocks, 100);
   document.body.dataset.ready = "1";
 }
 

@@ -1,7 +1,8 @@
 // The board as one SVG: a flat board, or the levels of a 3D board side by side (Missionary's
 // six 6x8 levels, Armies of Faith's four 10x8 levels). Cell names come from the server
 // (geometry.cells, by cell index), and every cell carries its name in `data-cell`, shown on
-// hover. The board can be turned half a circle so that any seat sits at the bottom.
+// hover. The board turns so that any seat sits at the bottom: `view` is the side the viewer
+// sits on, S (the first player's), N (half a circle), W or E (a quarter, four-player games).
 
 import { armyColours, pieceSvg } from "./glyphs.js";
 
@@ -12,16 +13,28 @@ export function coords(geometry, cell) {
   return { x: cell % files, y: Math.floor(cell / files) % ranks, z: Math.floor(cell / (files * ranks)) };
 }
 
+// A level's width and height in cells from `view`, and the column and row of (x, y) on it.
+function grid(geometry, view) {
+  const F = geometry.files, R = geometry.ranks;
+  switch (view) {
+    case "N": return { w: F, h: R, at: (x, y) => [F - 1 - x, y] };
+    case "W": return { w: R, h: F, at: (x, y) => [R - 1 - y, F - 1 - x] };
+    case "E": return { w: R, h: F, at: (x, y) => [y, x] };
+    default: return { w: F, h: R, at: (x, y) => [x, R - 1 - y] };
+  }
+}
+
 // Sizes and the screen position of every cell; `perRow` levels side by side per row.
-export function layout(geometry, turned, perRow) {
+export function layout(geometry, view, perRow) {
+  const g = grid(geometry, view);
   const flat = geometry.levels === 1;
   const across = Math.max(1, Math.min(perRow || geometry.levels, geometry.levels));
   const rows = Math.ceil(geometry.levels / across);
   const s = flat ? 60 : 40;
   const gap = flat ? 0 : Math.round(s * 0.7);
   const left = flat ? 20 : 6, top = flat ? 6 : 22;
-  const levelWidth = geometry.files * s;
-  const levelHeight = geometry.ranks * s + (flat ? 0 : top);
+  const levelWidth = g.w * s;
+  const levelHeight = g.h * s + (flat ? 0 : top);
   const width = left + across * levelWidth + (across - 1) * gap + 6;
   const height = top + rows * levelHeight - (flat ? 0 : top) + (flat ? 22 : 6);
   const origin = (z) => ({
@@ -30,12 +43,17 @@ export function layout(geometry, turned, perRow) {
   });
   const place = (cell) => {
     const { x, y, z } = coords(geometry, cell);
-    const col = turned ? geometry.files - 1 - x : x;
-    const row = turned ? y : geometry.ranks - 1 - y;
+    const [col, row] = g.at(x, y);
     const o = origin(z);
     return { x: o.x + col * s, y: o.y + row * s };
   };
-  return { s, gap, left, top, levelWidth, width, height, place, origin, flat };
+  // The cell of level z drawn at the bottom left.
+  const corner = (z) => geometry.cells.findIndex((_, cell) => {
+    const c = coords(geometry, cell);
+    const [col, row] = g.at(c.x, c.y);
+    return c.z === z && col === 0 && row === g.h - 1;
+  });
+  return { s, gap, left, top, levelWidth, width, height, place, origin, flat, corner };
 }
 
 function squares(geometry, lay, marks) {
@@ -49,11 +67,14 @@ function squares(geometry, lay, marks) {
     if (marks.selected === cell) {
       out += `<rect x="${p.x}" y="${p.y}" width="${lay.s}" height="${lay.s}" fill="#2a7be4" opacity="0.45" pointer-events="none"/>`;
     }
+    if ((marks.checks || []).includes(cell)) {
+      out += `<rect class="check" data-check="${name}" x="${p.x}" y="${p.y}" width="${lay.s}" height="${lay.s}" fill="url(#check-glow)" pointer-events="none"/>`;
+    }
   });
   return out;
 }
 
-function captions(geometry, lay, turned) {
+function captions(geometry, lay) {
   let out = "";
   if (lay.flat) {
     // File letters and rank numbers, read off the server's cell names of the edge cells.
@@ -68,10 +89,8 @@ function captions(geometry, lay, turned) {
     return out;
   }
   for (let z = 0; z < geometry.levels; z++) {
-    const first = z * geometry.files * geometry.ranks;
-    const last = first + geometry.files * geometry.ranks - 1;
     const o = lay.origin(z);
-    const corner = turned ? geometry.cells[last] : geometry.cells[first];
+    const corner = geometry.cells[lay.corner(z)];
     out += `<text class="level-label" x="${o.x + lay.levelWidth / 2}" y="${o.y - 7}" text-anchor="middle">level ${z + 1} · ${corner} at bottom left</text>`;
   }
   return out;
@@ -119,13 +138,15 @@ function pieces(state, board, lay, marks) {
   return out;
 }
 
-// The whole board. `marks`: selected cell, targets, lastMoves, best {from, to}, dragging.
-export function boardSvg(state, board, turned, marks, perRow) {
-  const lay = layout(state.geometry, turned, perRow);
-  const best = `<g id="arrow-layer">${arrowSvg(state, turned, perRow, marks.best)}</g>`;
+// The whole board. `marks`: selected cell, targets, lastMoves, best {from, to}, dragging,
+// checks (the cells of royal pieces in check).
+export function boardSvg(state, board, view, marks, perRow) {
+  const lay = layout(state.geometry, view, perRow);
+  const best = `<g id="arrow-layer">${arrowSvg(state, view, perRow, marks.best)}</g>`;
   return `<svg id="board-svg" viewBox="0 0 ${lay.width} ${lay.height}" xmlns="http://www.w3.org/2000/svg">` +
-    `<defs><marker id="head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3" markerHeight="3" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#1a9c3a"/></marker></defs>` +
-    captions(state.geometry, lay, turned) +
+    `<defs><marker id="head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3" markerHeight="3" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#1a9c3a"/></marker>` +
+    `<radialGradient id="check-glow"><stop offset="0%" stop-color="#ff1a1a" stop-opacity="0.95"/><stop offset="45%" stop-color="#e00000" stop-opacity="0.7"/><stop offset="100%" stop-color="#a00000" stop-opacity="0"/></radialGradient></defs>` +
+    captions(state.geometry, lay) +
     squares(state.geometry, lay, marks) +
     overlays(state, lay, marks) +
     pieces(state, board, lay, marks) +
@@ -135,7 +156,7 @@ export function boardSvg(state, board, turned, marks, perRow) {
 
 // The engine's best move alone: redrawn on every thinking report without touching the cells
 // (so that a click in progress is not lost).
-export function arrowSvg(state, turned, perRow, best) {
+export function arrowSvg(state, view, perRow, best) {
   if (!best) return "";
-  return arrow(layout(state.geometry, turned, perRow), best.from, best.to);
+  return arrow(layout(state.geometry, view, perRow), best.from, best.to);
 }

@@ -2,7 +2,8 @@
 // colour, the kind's code on it, and around the code a sketch of how it moves (a tick per
 // sliding direction, a dot per leap, a bent line per bent move, a triangle for moves up or
 // down a level). Royal pieces wear a crown, pawns are smaller. So every kind of every army
-// looks different without a hand-drawn picture per kind.
+// looks different without a hand-drawn picture per kind. The six FIDE pieces are drawn as the
+// figurines players know instead: the Unicode chess symbols in the DejaVu Sans font.
 
 const TWO = [
   { fill: "#f7f4ea", text: "#1d1d1d", stroke: "#333", mark: "#8a7a50" },
@@ -64,9 +65,28 @@ function crown(r, c) {
   return `<path d="M${-w},${y + h} L${-w},${y} L${-w / 2},${y + h * 0.55} L0,${y - h * 0.2} L${w / 2},${y + h * 0.55} L${w},${y} L${w},${y + h} Z" fill="${c.fill}" stroke="${c.stroke}" stroke-width="${0.05 * r}"/>`;
 }
 
+// The solid Unicode figurines (U+265A..265F) by FIDE name; U+FE0E asks for the text form,
+// not an emoji.
+const FIGURINES = { King: "\u265A", Queen: "\u265B", Rook: "\u265C", Bishop: "\u265D",
+  Knight: "\u265E", Pawn: "\u265F" };
+
+export function figurine(kind) {
+  return FIGURINES[kind.name];
+}
+
+// A FIDE piece as its figurine in the army's colour, outlined so that it shows on either square.
+function figurineSvg(kind, player, r, c) {
+  const code = kind.token;
+  return `<g class="piece figurine" data-kind="${esc(code)}" data-player="${player}">` +
+    `<title>${esc(kind.name)}</title>` +
+    `<text text-anchor="middle" dominant-baseline="central" y="${(0.08 * r).toFixed(2)}" font-family="'DejaVu Sans', sans-serif" font-size="${(2.1 * r).toFixed(2)}" fill="${c.fill}" stroke="${c.stroke}" stroke-width="${(0.06 * r).toFixed(2)}" paint-order="stroke">${FIGURINES[kind.name]}\uFE0E</text>` +
+    `</g>`;
+}
+
 // A piece centred at (0, 0) with radius r; `kind` is one of the state's kinds.
 export function pieceSvg(kind, player, r, players) {
   const c = armyColours(players)[player];
+  if (figurine(kind)) return figurineSvg(kind, player, r, c);
   const radius = kind.pawn ? 0.8 * r : r;
   const code = kind.token;
   const size = (code.length > 2 ? 0.46 : code.length > 1 ? 0.6 : 0.78) * radius;

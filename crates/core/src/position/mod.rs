@@ -60,6 +60,13 @@ impl<B: BitSet> Position<B> {
         Piece::from_byte(self.mailbox.as_ref()[c.index()])
     }
 
+    /// The piece byte of every cell ([`Piece::to_byte`], 0 for empty), for code that compares
+    /// two positions cell by cell (the network's accumulator updates).
+    #[inline]
+    pub fn mailbox(&self) -> &[u8] {
+        self.mailbox.as_ref()
+    }
+
     #[inline]
     pub fn pieces(&self, p: Player, k: Kind) -> B {
         self.by_player[p.index()] & self.by_kind[k.index()]

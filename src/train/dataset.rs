@@ -1,0 +1,160 @@
+//! Training positions held in memory as compact feature lists: per position the inputs it
+//! switches on from the side to move's view and from the other side's (`u16` each, a few
+//! dozen bytes a position), with its score, result and game. The split into training and
+//! validation is by whole games, chosen by a seeded hash of the game number, so validation
+//! positions never come from a game the network trained on.
+
+use super::rng::mix;
+use super::source::TrainingPosition;
+use crate::nnue::features::{Catalog, KindMap, MapError};
+use crate::piece::Player;
+use crate::variant::Family;
+use std::collections::HashMap;
+use std::fmt;
+
+/// One position's labels; its features are `Dataset::features[start..start + 2 * count]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Entry {
+    start: u32,
+    count: u16,
+    pub score: i16,
+    pub result: f32,
+    pub game: u64,
+}
+
+/// Positions as feature lists.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    pub entries: Vec<Entry>,
+    /// The side to move's inputs, then the other side's, per entry.
+    features: Vec<u16>,
+}
+
+impl Dataset {
+    /// The inputs of entry `i`: (side to move's view, the other side's view).
+    pub fn features(&self, i: usize) -> (&[u16], &[u16]) {
+        let e = &self.entries[i];
+        let (start, n) = (e.start as usize, e.count as usize);
+        (
+            &self.features[start..start + n],
+            &self.features[start + n..start + 2 * n],
+        )
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn push(&mut self, own: &[usize], other: &[usize], p: &TrainingPosition) {
+        self.entries.push(Entry {
+            start: self.features.len() as u32,
+            count: own.len() as u16,
+            score: p.score,
+            result: p.result,
+            game: p.game,
+        });
+        self.features.extend(own.iter().map(|&i| i as u16));
+        self.features.extend(other.iter().map(|&i| i as u16));
+    }
+}
+
+/// Why a position cannot join the data set.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DatasetError {
+    MixedFamilies(Family, Family),
+    Map(String, MapError),
+    TooManyInputs(usize),
+}
+
+impl fmt::Display for DatasetError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            DatasetError::MixedFamilies(a, b) => write!(
+                f,
+                "positions of two families ({a:?} and {b:?}): train one family per network"
+            ),
+            DatasetError::Map(variant, e) => write!(f, "{variant}: {e}"),
+            DatasetError::TooManyInputs(n) => {
+                write!(f, "{n} inputs do not fit the 16-bit feature lists")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DatasetError {}
+
+/// Turns training positions into the two data sets, one position at a time.
+pub struct Builder {
+    pub family: Family,
+    pub catalog: Catalog,
+    pub cells: usize,
+    maps: HashMap<String, KindMap>,
+    validation_share: f64,
+    seed: u64,
+    pub train: Dataset,
+    pub validation: Dataset,
+    own: Vec<usize>,
+    other: Vec<usize>,
+}
+
+impl Builder {
+    /// A builder for `family`'s networks over `catalog`; `validation_share` of the games
+    /// (by a hash of the game number and `seed`) go to validation.
+    pub fn new(
+        family: Family,
+        catalog: Catalog,
+        cells: usize,
+        validation_share: f64,
+        seed: u64,
+    ) -> Result<Builder, DatasetError> {
+        let inputs = KindMap::inputs(catalog.entries.len(), cells);
+        if inputs > u16::MAX as usize {
+            return Err(DatasetError::TooManyInputs(inputs));
+        }
+        Ok(Builder {
+            family,
+            catalog,
+            cells,
+            maps: HashMap::new(),
+            validation_share,
+            seed,
+            train: Dataset::default(),
+            validation: Dataset::default(),
+            own: Vec::new(),
+            other: Vec::new(),
+        })
+    }
+
+    /// Whether game `game` is held out for validation.
+    pub fn is_validation(&self, game: u64) -> bool {
+        let u = (mix(game ^ mix(self.seed)) >> 11) as f64 / (1u64 << 53) as f64;
+        u < self.validation_share
+    }
+
+    pub fn add(&mut self, p: &TrainingPosition) -> Result<(), DatasetError> {
+        let variant = &p.tables.variant;
+        if variant.family != self.family {
+            return Err(DatasetError::MixedFamilies(self.family, variant.family));
+        }
+        if !self.maps.contains_key(&variant.name) {
+            let map = KindMap::new(&*p.tables, &self.catalog, self.cells)
+                .map_err(|e| DatasetError::Map(variant.name.clone(), e))?;
+            self.maps.insert(variant.name.clone(), map);
+        }
+        let map = &self.maps[&variant.name];
+        let side = p.position.side;
+        let other = Player(1 - side.0);
+        map.active(&p.position, side, &mut self.own);
+        map.active(&p.position, other, &mut self.other);
+        if self.is_validation(p.game) {
+            self.validation.push(&self.own, &self.other, p);
+        } else {
+            self.train.push(&self.own, &self.other, p);
+        }
+        Ok(())
+    }
+}

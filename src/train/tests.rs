@@ -1,0 +1,210 @@
+//! The trainer end to end on the committed sample (`tests/data/cwda-sample.txt`, 2208
+//! positions of CwDA self-play): it learns, it is deterministic, it resumes exactly, and the
+//! quantised network computes what the float one does.
+
+use super::checkpoint::Checkpoint;
+use super::data::load;
+use super::network::Scratch;
+use super::optimizer::Schedule;
+use super::trainer::{train, Report, Settings};
+use crate::nnue::format;
+use std::path::PathBuf;
+
+fn sample() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/cwda-sample.txt"
+    ))
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("panoply-train-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn settings(dir: &std::path::Path, epochs: usize) -> Settings {
+    Settings {
+        files: vec![sample()],
+        out: dir.join("net.nnue"),
+        hidden: 32,
+        epochs,
+        batch: 128,
+        lr: 0.003,
+        schedule: Schedule::Step {
+            every: 4,
+            gamma: 0.5,
+        },
+        weight_decay: 0.0,
+        lambda: 0.7,
+        k: None,
+        scale: 400,
+        seed: 11,
+        threads: 1,
+        validation_share: 0.2,
+        checkpoint: dir.join("net.ckpt"),
+        resume: None,
+    }
+}
+
+fn run(s: &Settings) -> (Report, Vec<u8>) {
+    let report = train(s, &|_| {}).unwrap();
+    let bytes = std::fs::read(&s.out).unwrap();
+    (report, bytes)
+}
+
+#[test]
+fn training_lowers_the_validation_loss_of_held_out_games() {
+    let dir = scratch_dir("learns");
+    let (report, _) = run(&settings(&dir, 6));
+    eprintln!("{} {:?}", report.initial_validation, report.history);
+    let last = report.history.last().unwrap();
+    assert!(
+        last.validation < 0.95 * report.initial_validation,
+        "validation {} after training, {} before",
+        last.validation,
+        report.initial_validation
+    );
+    assert!(last.train < report.history[0].train, "{:?}", report.history);
+    // Panoply's scores: a pawn is about 100, so K lands in the hundreds.
+    assert!((50.0..2000.0).contains(&report.k), "K = {}", report.k);
+    assert_eq!(report.network.header.family, "cwda");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn one_thread_and_one_seed_give_the_same_bytes() {
+    let dir = scratch_dir("deterministic");
+    let s = settings(&dir, 2);
+    let (_, first) = run(&s);
+    let (_, second) = run(&s);
+    assert!(first == second, "two runs with the same seed differ");
+    let (_, other) = run(&Settings { seed: 12, ..s });
+    assert!(first != other, "another seed gave the same network");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
+    let dir = scratch_dir("resume");
+    let whole = settings(&dir, 3);
+    let (_, straight) = run(&whole);
+    let (_, _) = run(&Settings {
+        epochs: 1,
+        ..whole.clone()
+    });
+    let (report, resumed) = run(&Settings {
+        resume: Some(whole.checkpoint.clone()),
+        ..whole
+    });
+    assert_eq!(report.history.len(), 3);
+    assert!(straight == resumed, "the resumed run ended elsewhere");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The engine's integer forward pass, written out from `nnue::format`'s documentation.
+fn integer_forward(net: &format::Network, own: &[u16], other: &[u16]) -> i64 {
+    let h = net.header.hidden;
+    let qa = net.header.qa as i64;
+    let accumulate = |features: &[u16]| -> Vec<i64> {
+        let mut acc: Vec<i64> = net.feature_bias.iter().map(|&b| b as i64).collect();
+        for &f in features {
+            for (a, &w) in acc.iter_mut().zip(&net.feature_weights[f as usize * h..]) {
+                *a += w as i64;
+            }
+        }
+        acc
+    };
+    let mut sum = 0i64;
+    for (acc, weights) in [accumulate(own), accumulate(other)]
+        .iter()
+        .zip(net.output_weights.chunks(h))
+    {
+        for (&a, &w) in acc.iter().zip(weights) {
+            let c = a.clamp(0, qa);
+            sum += c * c * w as i64;
+        }
+    }
+    (sum / qa + net.output_bias as i64) * net.header.scale as i64 / (qa * net.header.qb as i64)
+}
+
+#[test]
+fn the_quantised_network_computes_what_the_float_one_does() {
+    let dir = scratch_dir("quantise");
+    let s = settings(&dir, 3);
+    let (report, bytes) = run(&s);
+    assert!(bytes == report.network.to_bytes());
+    let stored = format::Network::from_bytes(&bytes).unwrap();
+    assert_eq!(stored.feature_weights, report.network.feature_weights);
+    let float = Checkpoint::load(&s.checkpoint).unwrap().net;
+    let data = load(&s.files, s.validation_share, s.seed).unwrap();
+    let mut scratch = Scratch::new(float.hidden);
+    let (mut worst, mut spread, mut total, mut n) = (0f64, 0f64, 0f64, 0);
+    for i in (0..data.validation.len()).step_by(3) {
+        let (own, other) = data.validation.features(i);
+        let cp = float.forward(own, other, &mut scratch) as f64 * s.scale as f64;
+        let int = integer_forward(&report.network, own, other) as f64;
+        worst = worst.max((cp - int).abs());
+        total += (cp - int).abs();
+        n += 1;
+        spread = spread.max(cp.abs());
+    }
+    // Rounding each weight to 1/255 leaves a few centipawns at most, about one on average.
+    let mean = total / n as f64;
+    eprintln!("worst {worst} mean {mean} over {n}");
+    assert!(
+        worst <= 5.0,
+        "integer and float forward differ by up to {worst} cp"
+    );
+    assert!(
+        mean <= 1.5,
+        "integer and float forward differ by {mean} cp on average"
+    );
+    // Not a network that says zero everywhere.
+    assert!(spread > 20.0, "largest score {spread} cp");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The two halves meet: a network the trainer wrote scores positions in the engine
+/// ([`crate::nnue::Nnue`], accumulators and all) as the trainer's float network does. Each
+/// half is also tested against the format's formula; this checks they read it alike.
+#[test]
+fn the_engine_scores_positions_as_the_trainer_does() {
+    use crate::nnue::features::KindMap;
+    use crate::nnue::Nnue;
+    use crate::piece::Player;
+    let dir = scratch_dir("engine");
+    let s = settings(&dir, 3);
+    let (report, _) = run(&s);
+    let float = Checkpoint::load(&s.checkpoint).unwrap().net;
+    let net = std::sync::Arc::new(report.network.clone());
+    let mut scratch = Scratch::new(float.hidden);
+    let (mut worst, mut n, mut spread) = (0f64, 0, 0f64);
+    super::source::read_positions(&s.files, |p| {
+        let engine = Nnue::new(net.clone(), &p.tables).unwrap();
+        let map = KindMap::new(&*p.tables, &net.header.catalog, net.header.cells).unwrap();
+        let features = |perspective: Player| {
+            let mut v = Vec::new();
+            map.active(&p.position, perspective, &mut v);
+            v.into_iter().map(|i| i as u16).collect::<Vec<u16>>()
+        };
+        let (own, other) = (
+            features(p.position.side),
+            features(Player(1 - p.position.side.0)),
+        );
+        let cp = float.forward(&own, &other, &mut scratch) as f64 * s.scale as f64;
+        let int = engine.evaluate_full(&p.position) as f64;
+        worst = worst.max((cp - int).abs());
+        spread = spread.max(cp.abs());
+        n += 1;
+    })
+    .unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+    assert!(n > 1000, "{n} positions");
+    assert!(spread > 20.0, "largest score {spread} cp");
+    // Rounding to 1/255 and the engine's integer divisions: about 5 cp at worst.
+    assert!(
+        worst <= 8.0,
+        "engine and trainer differ by up to {worst} cp"
+    );
+}

@@ -1,0 +1,383 @@
+//! The training loop: minibatches in a seeded order, each split into one fixed slice per
+//! thread whose gradients are summed in slice order (so a run is deterministic for a given
+//! thread count, and with `--threads 1` everywhere), AdamW, a learning-rate schedule, the
+//! validation loss after every epoch, a checkpoint after every epoch, and the quantised
+//! network at the end.
+//!
+//! Target: `λ · sigmoid(score / K) + (1 − λ) · result`, both for the side to move; loss: the
+//! mean squared error of `sigmoid(out · scale / K)` against it.
+
+use super::checkpoint::{Checkpoint, CheckpointError, EpochLoss};
+use super::data::{fit_k, load, sigmoid, LoadError, Loaded};
+use super::dataset::{Dataset, Entry};
+use super::network::{Gradient, Network, Scratch};
+use super::optimizer::{AdamW, Schedule};
+use super::quantise::quantise;
+use super::rng::{mix, Rng};
+use crate::nnue::features::KindMap;
+use crate::nnue::format::{self, FormatError, Header};
+use rayon::prelude::*;
+use serde_json::json;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub files: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f64,
+    pub schedule: Schedule,
+    pub weight_decay: f32,
+    pub lambda: f64,
+    /// The sigmoid's scale in centipawns; fitted to the data when `None`.
+    pub k: Option<f64>,
+    /// Centipawns per unit of the float output.
+    pub scale: i32,
+    pub seed: u64,
+    pub threads: usize,
+    pub validation_share: f64,
+    pub checkpoint: PathBuf,
+    pub resume: Option<PathBuf>,
+}
+
+/// What a run produced.
+pub struct Report {
+    pub network: format::Network,
+    pub k: f64,
+    pub initial_validation: f64,
+    pub history: Vec<EpochLoss>,
+    /// Training positions per second over the epochs this run trained.
+    pub samples_per_second: f64,
+}
+
+#[derive(Debug)]
+pub enum TrainError {
+    Load(LoadError),
+    Checkpoint(CheckpointError),
+    Save(FormatError),
+    Threads(String),
+    Mismatch(String),
+}
+
+impl fmt::Display for TrainError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            TrainError::Load(e) => write!(f, "{e}"),
+            TrainError::Checkpoint(e) => write!(f, "{e}"),
+            TrainError::Save(e) => write!(f, "{e}"),
+            TrainError::Threads(e) => write!(f, "cannot start the threads: {e}"),
+            TrainError::Mismatch(why) => write!(f, "the checkpoint does not fit: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+/// A thread's share of a batch: its scratch space, gradient and summed loss.
+struct Worker {
+    scratch: Scratch,
+    grad: Gradient,
+    loss: f64,
+}
+
+/// What the loss needs besides the network.
+#[derive(Clone, Copy)]
+struct Labels {
+    k: f64,
+    lambda: f64,
+    scale: f64,
+}
+
+impl Labels {
+    fn target(&self, e: &Entry) -> f64 {
+        self.lambda * sigmoid(e.score as f64 / self.k) + (1.0 - self.lambda) * e.result as f64
+    }
+}
+
+impl Worker {
+    /// Adds the loss of `items` and, when `grad_scale` is given, the gradient of the mean loss
+    /// (each position's derivative times `grad_scale`, i.e. one over the batch size).
+    fn run(
+        &mut self,
+        net: &Network,
+        data: &Dataset,
+        items: &[u32],
+        labels: Labels,
+        grad_scale: Option<f64>,
+    ) {
+        for &i in items {
+            let (own, other) = data.features(i as usize);
+            let e = &data.entries[i as usize];
+            let out = net.forward(own, other, &mut self.scratch) as f64;
+            let p = sigmoid(out * labels.scale / labels.k);
+            let diff = p - labels.target(e);
+            self.loss += diff * diff;
+            if let Some(g) = grad_scale {
+                let d_out = 2.0 * diff * p * (1.0 - p) * labels.scale / labels.k * g;
+                net.backward(own, other, d_out as f32, &mut self.scratch, &mut self.grad);
+            }
+        }
+    }
+}
+
+/// `items` in `parts` consecutive slices of near-equal length (some may be empty).
+fn split(items: &[u32], parts: usize) -> Vec<&[u32]> {
+    let size = items.len().div_ceil(parts).max(1);
+    let mut out: Vec<&[u32]> = items.chunks(size).collect();
+    out.resize(parts, &[]);
+    out
+}
+
+/// The mean loss over `data`.
+fn mean_loss(net: &Network, data: &Dataset, workers: &mut [Worker], labels: Labels) -> f64 {
+    let all: Vec<u32> = (0..data.len() as u32).collect();
+    let slices = split(&all, workers.len());
+    workers.par_iter_mut().zip(slices).for_each(|(w, items)| {
+        w.loss = 0.0;
+        w.run(net, data, items, labels, None);
+    });
+    workers.iter().map(|w| w.loss).sum::<f64>() / data.len().max(1) as f64
+}
+
+/// Where the run starts: fresh, or from the checkpoint read before the data.
+fn start(
+    s: &Settings,
+    resumed: Option<Checkpoint>,
+    inputs: usize,
+    fitted_k: f64,
+) -> Result<Checkpoint, TrainError> {
+    let Some(c) = resumed else {
+        let net = Network::new(inputs, s.hidden, s.seed);
+        let adam = AdamW::new(net.params.len(), s.weight_decay);
+        return Ok(Checkpoint {
+            net,
+            adam,
+            seed: s.seed,
+            k: s.k.unwrap_or(fitted_k),
+            lambda: s.lambda,
+            history: Vec::new(),
+        });
+    };
+    if c.net.inputs != inputs {
+        return Err(TrainError::Mismatch(format!(
+            "it has {} inputs, this data's family {inputs}",
+            c.net.inputs
+        )));
+    }
+    if c.net.hidden != s.hidden {
+        return Err(TrainError::Mismatch(format!(
+            "its hidden layer has {} units, --hidden says {}",
+            c.net.hidden, s.hidden
+        )));
+    }
+    Ok(c)
+}
+
+/// Trains as `s` says, writing checkpoints and the network; `progress` gets a line per step
+/// of the run (for stderr).
+pub fn train(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, TrainError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(s.threads.max(1))
+        .build()
+        .map_err(|e| TrainError::Threads(e.to_string()))?;
+    pool.install(|| train_in_pool(s, progress))
+}
+
+fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, TrainError> {
+    // A bad checkpoint is refused before the data is read: one line, nothing else printed.
+    let resumed = match &s.resume {
+        Some(path) => Some(Checkpoint::load(path).map_err(TrainError::Checkpoint)?),
+        None => None,
+    };
+    let loaded = load(&s.files, s.validation_share, s.seed).map_err(TrainError::Load)?;
+    let Loaded {
+        train, validation, ..
+    } = &loaded;
+    progress(&format!(
+        "{} positions from {} games: {} for training, {} for validation ({} games held out){}",
+        loaded.stats.positions,
+        loaded.stats.games,
+        train.len(),
+        validation.len(),
+        count_games(validation),
+        match loaded.stats.partial_lines {
+            0 => String::new(),
+            n => format!("; {n} unterminated last line(s) left out"),
+        }
+    ));
+    let inputs = KindMap::inputs(loaded.catalog.entries.len(), loaded.cells);
+    let fitted = fit_k(train);
+    progress(&format!(
+        "K = {fitted:.1} centipawns (sigmoid(score / K) fitted to the results){}",
+        if s.k.is_some() {
+            "; --k overrides it"
+        } else {
+            ""
+        }
+    ));
+    let mut state = start(s, resumed, inputs, fitted)?;
+    if s.resume.is_some() {
+        progress(&format!(
+            "resuming after epoch {} (K {:.1}, λ {}, seed {} from the checkpoint)",
+            state.history.len(),
+            state.k,
+            state.lambda,
+            state.seed
+        ));
+    }
+    let labels = Labels {
+        k: state.k,
+        lambda: state.lambda,
+        scale: s.scale as f64,
+    };
+    progress(&format!(
+        "the recorded scores themselves, sigmoid(score / K), reach a validation loss of {:.6}",
+        score_baseline(validation, labels)
+    ));
+    let threads = rayon::current_num_threads();
+    let mut workers: Vec<Worker> = (0..threads)
+        .map(|_| Worker {
+            scratch: Scratch::new(state.net.hidden),
+            grad: Gradient::new(&state.net),
+            loss: 0.0,
+        })
+        .collect();
+    let initial_validation = mean_loss(&state.net, validation, &mut workers, labels);
+    progress(&format!(
+        "{} inputs ({} pieces × 2 colours × {} cells), {} hidden per perspective, {} parameters; \
+         validation loss before training {initial_validation:.6}",
+        inputs,
+        loaded.catalog.entries.len(),
+        loaded.cells,
+        state.net.hidden,
+        state.net.params.len()
+    ));
+    let (mut trained, mut seconds) = (0usize, 0f64);
+    for epoch in state.history.len()..s.epochs {
+        let clock = Instant::now();
+        let train_loss = run_epoch(s, &mut state, train, &mut workers, labels, epoch);
+        let elapsed = clock.elapsed().as_secs_f64();
+        trained += train.len();
+        seconds += elapsed;
+        let validation_loss = mean_loss(&state.net, validation, &mut workers, labels);
+        state.history.push(EpochLoss {
+            train: train_loss,
+            validation: validation_loss,
+        });
+        state.save(&s.checkpoint).map_err(TrainError::Checkpoint)?;
+        progress(&format!(
+            "epoch {}/{}: train {train_loss:.6}  validation {validation_loss:.6}  lr {:.2e}  \
+             {:.0} samples/s ({threads} threads)",
+            epoch + 1,
+            s.epochs,
+            s.schedule.rate(s.lr, (epoch + 1) as f64, s.epochs),
+            train.len() as f64 / elapsed.max(1e-9),
+        ));
+    }
+    let network = quantise(&state.net, header(s, &loaded, &state));
+    network.save(&s.out).map_err(TrainError::Save)?;
+    progress(&format!("network written to {}", s.out.display()));
+    Ok(Report {
+        network,
+        k: state.k,
+        initial_validation,
+        history: state.history,
+        samples_per_second: trained as f64 / seconds.max(1e-9),
+    })
+}
+
+/// The loss of predicting each position by its own search score: what a network that
+/// reproduced the search exactly would reach (the rest of the target is the result).
+fn score_baseline(data: &Dataset, labels: Labels) -> f64 {
+    data.entries
+        .iter()
+        .map(|e| (sigmoid(e.score as f64 / labels.k) - labels.target(e)).powi(2))
+        .sum::<f64>()
+        / data.len().max(1) as f64
+}
+
+fn count_games(data: &Dataset) -> usize {
+    let mut games: Vec<u64> = data.entries.iter().map(|e| e.game).collect();
+    games.dedup();
+    games.len()
+}
+
+/// One pass over the training positions in the epoch's seeded order; the mean loss.
+fn run_epoch(
+    s: &Settings,
+    state: &mut Checkpoint,
+    data: &Dataset,
+    workers: &mut [Worker],
+    labels: Labels,
+    epoch: usize,
+) -> f64 {
+    let mut order: Vec<u32> = (0..data.len() as u32).collect();
+    Rng::new(mix(state.seed) ^ epoch as u64).shuffle(&mut order);
+    let hidden = state.net.hidden;
+    let batches = order.len().div_ceil(s.batch.max(1));
+    let mut loss = 0.0;
+    for (b, batch) in order.chunks(s.batch.max(1)).enumerate() {
+        let net = &state.net;
+        let scale = 1.0 / batch.len() as f64;
+        let slices = split(batch, workers.len());
+        workers.par_iter_mut().zip(slices).for_each(|(w, items)| {
+            w.loss = 0.0;
+            w.run(net, data, items, labels, Some(scale));
+        });
+        let (first, rest) = workers.split_first_mut().expect("one worker at least");
+        for w in rest.iter_mut() {
+            first.grad.add(&w.grad, hidden);
+            w.grad.clear(hidden);
+        }
+        loss += first.loss + rest.iter().map(|w| w.loss).sum::<f64>();
+        let progress = epoch as f64 + b as f64 / batches as f64;
+        let lr = s.schedule.rate(s.lr, progress, s.epochs) as f32;
+        state
+            .adam
+            .step(&mut state.net.params, &first.grad.values, lr);
+        state.net.clip();
+        first.grad.clear(hidden);
+    }
+    loss / data.len().max(1) as f64
+}
+
+/// The network file's header: what the network is and how it was made.
+fn header(s: &Settings, loaded: &Loaded, state: &Checkpoint) -> Header {
+    let files: Vec<String> = s.files.iter().map(|f| f.display().to_string()).collect();
+    let losses: Vec<_> = state
+        .history
+        .iter()
+        .enumerate()
+        .map(|(i, l)| json!({"epoch": i + 1, "train": l.train, "validation": l.validation}))
+        .collect();
+    Header {
+        family: format!("{:?}", loaded.family).to_lowercase(),
+        cells: loaded.cells,
+        catalog: loaded.catalog.clone(),
+        hidden: state.net.hidden,
+        qa: 0,
+        qb: 0,
+        scale: s.scale,
+        notes: json!({
+            "trainer": "panoply train",
+            "data": files,
+            "positions": {"train": loaded.train.len(), "validation": loaded.validation.len()},
+            "games": loaded.stats.games,
+            "epochs": state.history.len(),
+            "batch": s.batch,
+            "lr": s.lr,
+            "schedule": s.schedule.describe(),
+            "weight_decay": state.adam.weight_decay,
+            "seed": state.seed,
+            "k": state.k,
+            "lambda": state.lambda,
+            "loss": "mean squared error of sigmoid(cp / K) \
+                     against λ·sigmoid(score / K) + (1 − λ)·result",
+            "losses": losses,
+        }),
+    }
+}
