@@ -17,6 +17,7 @@ pub mod threads;
 pub mod time;
 pub mod tt;
 pub mod two_player;
+pub mod wdl;
 
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
