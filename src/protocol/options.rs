@@ -8,12 +8,11 @@ use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
 use crate::nnue::{EVAL_FILE, USE_NNUE};
 use crate::search::multi_player::Method;
 use crate::search::strength::{Level, MAX_ELO, MAX_LEVEL, MIN_ELO};
+use crate::search::time::MAX_MOVE_OVERHEAD_MS;
 use crate::session::{Session, MAX_HASH_MB, MAX_THREADS};
 use std::time::Duration;
 
 pub const MAX_MULTI_PV: i64 = 64;
-/// The largest `Move Overhead`, in ms: more than any GUI's lag, less than a fast game.
-pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
 /// What an option holds, as the protocols declare it.
 pub enum Kind {
@@ -136,7 +135,7 @@ pub fn table() -> Vec<Spec> {
         },
         Spec {
             name: "Move Overhead",
-            kind: spin(0, MAX_MOVE_OVERHEAD_MS),
+            kind: spin(0, MAX_MOVE_OVERHEAD_MS as i64),
             offered: Both,
             current: |s, _| s.play_settings().move_overhead.as_millis().to_string(),
             set: |s, _, v| {
