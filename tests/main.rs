@@ -34,6 +34,7 @@ mod missionary_differential;
 mod missionary_play;
 mod missionary_rules;
 mod nnue;
+mod options;
 mod own_book;
 mod perft_reference;
 mod quick_legality;

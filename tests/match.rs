@@ -985,3 +985,51 @@ fn games_both_engines_call_lost_or_level_are_adjudicated() {
         );
     }
 }
+
+/// A Panoply engine file at a strength level (`Skill Level`, issue 44).
+fn panoply_at_level(name: &str, level: u32) -> String {
+    let p = std::env::temp_dir().join(format!("panoply-{}-{name}.engine", std::process::id()));
+    let text = format!(
+        "name = {name}\ncommand = \"{}\"\nprotocol = uci\noption.Hash = 16\n\
+         option.Skill Level = {level}\n",
+        env!("CARGO_BIN_EXE_panoply")
+    );
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn a_low_skill_level_loses_to_a_high_one() {
+    let (low, high) = (panoply_at_level("Low", 0), panoply_at_level("High", 20));
+    let suite = std::env::temp_dir().join(format!("panoply-{}-levels.epd", std::process::id()));
+    std::fs::write(
+        &suite,
+        "chess rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n\
+         chess rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1\n\
+         chess rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq c3 0 1\n",
+    )
+    .unwrap();
+    // Fixed nodes: the result does not depend on the machine's load. Level 0 searches at
+    // most 400 nodes and often plays a worse move; level 20 searches the full 3000.
+    let run = run_match(
+        &[
+            &low,
+            &high,
+            "--openings",
+            &suite.display().to_string(),
+            "--games",
+            "6",
+            "--nodes",
+            "3000",
+            "--max-plies",
+            "200",
+            "--quiet",
+        ],
+        &[],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.games.len(), 6);
+    let points = |name| table_row(&run.stdout, name)[3].parse::<f64>().unwrap();
+    assert!(points("Low") <= 1.5, "{}", run.stdout);
+    assert_eq!(points("Low") + points("High"), 6.0);
+}

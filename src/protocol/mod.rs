@@ -12,6 +12,7 @@
 //! log message; neither ends the session.
 
 pub mod lag;
+pub mod options;
 pub mod output;
 pub mod own_book;
 

@@ -68,22 +68,29 @@ impl OwnBook {
         Ok(())
     }
 
+    /// The book's legal moves for the session's position with their weights, whether or
+    /// not the book is on (XBoard's `bk` shows them).
+    pub fn entries(&self, session: &Session) -> Vec<(String, u64)> {
+        let Some(book) = self.book.as_ref() else {
+            return Vec::new();
+        };
+        let legal = session.legal_moves();
+        book.moves(&session.variant().name, &session.position_string())
+            .iter()
+            .filter_map(|m| {
+                let mv = legal.iter().find(|l| l.eq_ignore_ascii_case(&m.mv))?;
+                Some((mv.clone(), u64::from(m.weight)))
+            })
+            .collect()
+    }
+
     /// A book move for the session's position (weighted random among the legal book moves),
     /// if the book is on and knows the position.
     pub fn choose(&mut self, session: &Session) -> Option<String> {
         if !self.enabled {
             return None;
         }
-        let book = self.book.as_ref()?;
-        let legal = session.legal_moves();
-        let moves: Vec<_> = book
-            .moves(&session.variant().name, &session.position_string())
-            .iter()
-            .filter_map(|m| {
-                let mv = legal.iter().find(|l| l.eq_ignore_ascii_case(&m.mv))?;
-                Some((mv.clone(), u64::from(m.weight)))
-            })
-            .collect();
+        let moves = self.entries(session);
         let total: u64 = moves.iter().map(|(_, w)| w).sum();
         if total == 0 {
             return None;
@@ -101,10 +108,10 @@ impl OwnBook {
 }
 
 /// Parses a boolean option value (`true`/`false`, also XBoard's `1`/`0`).
-pub fn parse_check(name: &str, value: &str) -> Result<bool, String> {
+pub fn parse_check(value: &str) -> Option<bool> {
     match value.to_ascii_lowercase().as_str() {
-        "true" | "1" | "on" => Ok(true),
-        "false" | "0" | "off" => Ok(false),
-        _ => Err(format!("option {name}: '{value}' is not true or false")),
+        "true" | "1" | "on" => Some(true),
+        "false" | "0" | "off" => Some(false),
+        _ => None,
     }
 }

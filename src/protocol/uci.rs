@@ -2,20 +2,16 @@
 //! the registry (army pairings are variant names, e.g. `cwda-nutty-rookies`).
 
 use super::lag::LagMeter;
-use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
+use super::options::{self, Choices};
 use super::{search_done_to, Event, Inbox, Output, Protocol};
-use crate::armies::{set_armies_file, ARMIES_FILE};
 use crate::games;
-use crate::nnue::{EVAL_FILE, USE_NNUE};
-use crate::search::multi_player::Method;
-use crate::search::{Clock, Info, Limits, Score, SearchOptions};
-use crate::session::{default_options, Finished, Session, MAX_HASH_MB, MAX_THREADS};
+use crate::search::wdl::WdlModel;
+use crate::search::{Clock, Info, Limits, Score};
+use crate::session::{default_options, Finished, Session};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-const MAX_MULTI_PV: usize = 64;
 
 struct Running {
     stop: Arc<AtomicBool>,
@@ -35,7 +31,8 @@ pub struct Uci {
     inbox: Inbox,
     session: Session,
     search: Option<Running>,
-    book: OwnBook,
+    /// The options' settings the session does not keep (book, WDL output, strength).
+    choices: Choices,
     /// What the session's game was set up from; `None` after anything else changed it.
     position: Option<GivenPosition>,
     lag: LagMeter,
@@ -75,7 +72,7 @@ impl Uci {
             inbox: Inbox::new(rx, [("uci".to_string(), uci_arrived)]),
             session,
             search: None,
-            book: OwnBook::default(),
+            choices: Choices::default(),
             position: None,
             lag: LagMeter::default(),
         }
@@ -147,43 +144,9 @@ impl Uci {
             "option name UCI_Variant type combo default chess {}",
             vars.join(" ")
         ));
-        let o = self.session.options();
-        self.out.send(&format!(
-            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
-            o.hash_mb
-        ));
-        self.out.send(&format!(
-            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-            o.threads
-        ));
-        self.out.send(&format!(
-            "option name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
-            o.multi_pv
-        ));
-        self.out
-            .send(&format!("option name {OWN_BOOK} type check default false"));
-        self.out.send(&format!(
-            "option name {BOOK_FILE} type string default <empty>"
-        ));
-        self.out.send(&format!(
-            "option name {USE_NNUE} type check default {}",
-            self.session.eval_settings().use_nnue
-        ));
-        self.out.send(&format!(
-            "option name {EVAL_FILE} type string default <empty>"
-        ));
-        self.out.send(&format!(
-            "option name {ARMIES_FILE} type string default <empty>"
-        ));
-        let methods: Vec<String> = Method::ALL
-            .iter()
-            .map(|m| format!("var {}", m.name()))
-            .collect();
-        self.out.send(&format!(
-            "option name MultiPlayerSearch type combo default {} {}",
-            Method::DEFAULT.name(),
-            methods.join(" ")
-        ));
+        for line in options::uci_lines(&self.session, &self.choices) {
+            self.out.send(&line);
+        }
         self.out.send("uciok");
     }
 
@@ -195,59 +158,17 @@ impl Uci {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (rest.trim(), ""),
         };
-        let spin = |max: usize| -> Result<usize, String> {
-            value
-                .parse::<usize>()
-                .ok()
-                .filter(|v| (1..=max).contains(v))
-                .ok_or_else(|| format!("option {name}: '{value}' is not a number from 1 to {max}"))
-        };
-        let mut o: SearchOptions = *self.session.options();
-        match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => {
-                let tables = games::tables(value).map_err(|e| e.to_string())?;
-                self.session.set_tables(tables);
-                self.position = None;
-                return Ok(());
-            }
-            "hash" => o.hash_mb = spin(MAX_HASH_MB)?,
-            "threads" => o.threads = spin(MAX_THREADS)?,
-            "multipv" => o.multi_pv = spin(MAX_MULTI_PV)?,
-            "ownbook" => {
-                self.book.set_enabled(parse_check(name, value)?);
-                return Ok(());
-            }
-            // `<empty>` is how GUIs send back the empty default.
-            "bookfile" => return self.book.load(if value == "<empty>" { "" } else { value }),
-            "usennue" => {
-                let line = self.session.set_use_nnue(parse_check(name, value)?);
-                self.out.send(&format!("info string {line}"));
-                return Ok(());
-            }
-            "evalfile" => {
-                let path = if value == "<empty>" { "" } else { value };
-                let line = self.session.load_eval_file(path)?;
-                self.out.send(&format!("info string {line}"));
-                return Ok(());
-            }
-            "armiesfile" => {
-                let line = set_armies_file(value)?;
-                self.out.send(&format!("info string {line}"));
-                return Ok(());
-            }
-            "multiplayersearch" => {
-                let method = Method::from_name(value).ok_or_else(|| {
-                    format!("option {name}: '{value}' is not a search method (paranoid or brs)")
-                })?;
-                self.session.set_multi_player_method(method);
-                return Ok(());
-            }
-            _ => return Err(format!("unknown option '{name}'")),
+        if name.eq_ignore_ascii_case("UCI_Variant") {
+            let tables = games::tables(value).map_err(|e| e.to_string())?;
+            self.session.set_tables(tables);
+            self.position = None;
+            return Ok(());
         }
-        let before = self.session.options().hash_mb;
-        self.session
-            .set_options(o)
-            .map_err(|e| format!("option {name}: {e}; the table stays at {before} MB"))
+        let note = options::set(&mut self.session, &mut self.choices, name, value)?;
+        if let Some(line) = note {
+            self.out.send(&format!("info string {line}"));
+        }
+        Ok(())
     }
 
     /// `position (startpos | fen <string>) [moves ...]`; nothing changes on error.
@@ -296,7 +217,7 @@ impl Uci {
         // A book move answers at once; pondering and infinite analysis search as usual.
         if !ponder && !limits.infinite {
             self.measure_lag(&mut limits);
-            if let Some(mv) = self.book.choose(&self.session) {
+            if let Some(mv) = self.choices.book.choose(&self.session) {
                 self.lag.answered();
                 self.out.send(&format!("info string book move {mv}"));
                 self.out.send(&format!("bestmove {mv}"));
@@ -391,7 +312,11 @@ impl Uci {
     fn launch(&mut self, limits: Limits, ponder_limits: Option<Limits>) {
         let stop = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
-        let report = Box::new(move |r: &Info<String>| out.send(&info_line(r)));
+        let wdl = self
+            .choices
+            .show_wdl
+            .then(|| WdlModel::for_family(self.session.variant().family));
+        let report = Box::new(move |r: &Info<String>| out.send(&info_line(r, wdl)));
         self.session
             .start_search(limits, stop.clone(), report, search_done_to(&self.tx));
         self.search = Some(Running {
@@ -468,12 +393,17 @@ fn set_up(session: &mut Session, setup: &str) -> Reply {
     }
 }
 
-/// `info depth .. seldepth .. multipv .. score cp|mate .. nodes .. nps .. time .. hashfull .. pv ..`
-fn info_line(r: &Info<String>) -> String {
-    let score = match r.score {
+/// `info depth .. seldepth .. multipv .. score cp|mate .. [wdl W D L] nodes .. nps .. time ..
+/// hashfull .. pv ..`; the win/draw/loss per mille only with `UCI_ShowWDL`.
+fn info_line(r: &Info<String>, wdl: Option<WdlModel>) -> String {
+    let mut score = match r.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
     };
+    if let Some(model) = wdl {
+        let [w, d, l] = model.per_mille(r.score);
+        score.push_str(&format!(" wdl {w} {d} {l}"));
+    }
     let ms = r.time.as_millis() as u64;
     let nps = r.nodes * 1000 / ms.max(1);
     format!(

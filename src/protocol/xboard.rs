@@ -9,15 +9,14 @@
 //! testing on.
 
 use super::lag::LagMeter;
-use super::own_book::{parse_check, OwnBook, BOOK_FILE, OWN_BOOK};
+use super::options::{self, Choices};
 use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
 use super::xboard_targets::{self, Targets};
 use super::{search_done_to, Event, Inbox, Output, Protocol};
-use crate::armies::{self, set_armies_file, ARMIES_FILE};
+use crate::armies;
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
 use crate::interop::fairymax;
-use crate::nnue::{EVAL_FILE, USE_NNUE};
 use crate::piece::Player;
 use crate::search::{Clock, Info, Limits, Score};
 use crate::session::{default_options, Finished, Session, MAX_HASH_MB, MAX_THREADS};
@@ -95,7 +94,10 @@ pub struct XBoard {
     search: Option<Running>,
     /// `ping`s received while thinking on a move, answered after the move.
     pending_pongs: Vec<String>,
-    book: OwnBook,
+    /// The options' settings the session does not keep (book, pondering, strength).
+    choices: Choices,
+    /// The reply our last search expected, for `hint`.
+    hint: Option<String>,
     lag: LagMeter,
 }
 
@@ -147,7 +149,8 @@ impl XBoard {
             clock: TimeControl::default(),
             search: None,
             pending_pongs: Vec::new(),
-            book: OwnBook::default(),
+            choices: Choices::default(),
+            hint: None,
             lag: LagMeter::default(),
         }
     }
@@ -162,7 +165,20 @@ impl XBoard {
             "" => Ok(()),
             "quit" => return false,
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "hard" | "easy" | "draw" | "hint" | "bk" | "egtpath" => Ok(()),
+            | "ics" | "draw" | "egtpath" => Ok(()),
+            // Pondering on/off: kept, though this protocol does not ponder yet.
+            "hard" | "easy" => {
+                self.choices.ponder = cmd == "hard";
+                Ok(())
+            }
+            "hint" => {
+                self.send_hint();
+                Ok(())
+            }
+            "bk" => {
+                self.send_book_moves();
+                Ok(())
+            }
             "protover" => self.protover(arg),
             "new" => self.new_game(),
             "variant" => self.variant(arg),
@@ -309,22 +325,9 @@ impl XBoard {
             fairymax::SELECT_OPTION,
             pairs.join(" /// ")
         ));
-        self.out.send(&format!(
-            "feature option=\"{OWN_BOOK} -check {}\"",
-            u8::from(self.book.enabled())
-        ));
-        self.out.send(&format!(
-            "feature option=\"{BOOK_FILE} -file {}\"",
-            self.book.path()
-        ));
-        self.out.send(&format!(
-            "feature option=\"{USE_NNUE} -check {}\"",
-            u8::from(self.session.eval_settings().use_nnue)
-        ));
-        self.out
-            .send(&format!("feature option=\"{EVAL_FILE} -file \""));
-        self.out
-            .send(&format!("feature option=\"{ARMIES_FILE} -file \""));
+        for line in options::xboard_lines(&self.session, &self.choices) {
+            self.out.send(&line);
+        }
         self.out.send("feature done=1");
         Ok(())
     }
@@ -597,7 +600,12 @@ impl XBoard {
     }
 
     fn option(&mut self, arg: &str) -> Reply {
-        let (name, value) = arg.split_once('=').ok_or("expected option NAME=VALUE")?;
+        // A button comes without a value.
+        let (name, value) = match arg.split_once('=') {
+            Some(pair) => pair,
+            None if options::is_button(arg.trim()) => (arg, ""),
+            None => return Err("expected option NAME=VALUE".into()),
+        };
         let (name, value) = (name.trim(), value.trim());
         match name {
             "White Army" | "Black Army" => {
@@ -609,28 +617,14 @@ impl XBoard {
                     .ok_or_else(|| format!("unknown army pairing '{value}'"))?;
                 self.armies = [w.name().to_string(), b.name().to_string()];
             }
-            OWN_BOOK => {
-                self.book.set_enabled(parse_check(name, value)?);
-                return Ok(());
-            }
-            BOOK_FILE => return self.book.load(value),
             // Set first, then logged: a log macro skips its arguments when its level is off.
-            USE_NNUE => {
-                let line = self.session.set_use_nnue(parse_check(name, value)?);
-                log::info!("{line}");
+            _ => {
+                let note = options::set(&mut self.session, &mut self.choices, name, value)?;
+                if let Some(line) = note {
+                    log::info!("{line}");
+                }
                 return Ok(());
             }
-            EVAL_FILE => {
-                let line = self.session.load_eval_file(value)?;
-                log::info!("{line}");
-                return Ok(());
-            }
-            ARMIES_FILE => {
-                let line = set_armies_file(value)?;
-                log::info!("{line}");
-                return Ok(());
-            }
-            _ => return Err(format!("unknown option '{name}'")),
         }
         // Before the first move, a new army takes effect at once.
         if matches!(self.variant_label.as_str(), "cwda" | "fairy")
@@ -679,7 +673,7 @@ impl XBoard {
                 .lag
                 .asked(c.time_left, c.increment, self.inbox.arrival());
         }
-        if let Some(mv) = self.book.choose(&self.session) {
+        if let Some(mv) = self.choices.book.choose(&self.session) {
             return self.play_own_move(mv);
         }
         self.launch(limits, Purpose::Move);
@@ -774,6 +768,7 @@ impl XBoard {
             return;
         };
         if run.purpose == Purpose::Move {
+            self.hint = found.ponder;
             if let Some(best) = found.best {
                 self.play_own_move(best);
             } else if let Some(outcome) = self.session.outcome() {
@@ -783,16 +778,45 @@ impl XBoard {
         self.flush_pongs();
     }
 
+    /// A legal move of the side to move as XBoard writes it.
+    fn shown(&self, mv: &str) -> String {
+        let mover = self.session.side_to_move();
+        match &self.pieces {
+            Some(p) => {
+                let arrival = self.session.changed_kind(mv);
+                p.move_to_xboard(self.session.variant(), mover, mv, arrival)
+            }
+            None => mv.to_string(),
+        }
+    }
+
+    /// `hint`: the reply our last search expected, while it can still be played.
+    fn send_hint(&self) {
+        if let Some(mv) = &self.hint {
+            if self.session.legal_moves().contains(mv) {
+                self.out.send(&format!("Hint: {}", self.shown(mv)));
+            }
+        }
+    }
+
+    /// `bk`: the book's moves for this position with their shares, each line indented, then
+    /// an empty line, as CECP asks.
+    fn send_book_moves(&self) {
+        let entries = self.choices.book.entries(&self.session);
+        let total: u64 = entries.iter().map(|e| e.1).sum::<u64>().max(1);
+        if entries.is_empty() {
+            self.out.send(" no book moves");
+        }
+        for (mv, weight) in &entries {
+            self.out
+                .send(&format!(" {} {}%", self.shown(mv), weight * 100 / total));
+        }
+        self.out.send("");
+    }
+
     /// Plays the engine's move (found by the search or in the book) and sends it.
     fn play_own_move(&mut self, best: String) {
-        let mover = self.session.side_to_move();
-        let shown = match &self.pieces {
-            Some(p) => {
-                let arrival = self.session.changed_kind(&best);
-                p.move_to_xboard(self.session.variant(), mover, &best, arrival)
-            }
-            None => best.clone(),
-        };
+        let shown = self.shown(&best);
         match self.session.play(&best) {
             Ok(()) => {
                 self.out.send(&format!("move {shown}"));

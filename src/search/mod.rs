@@ -12,10 +12,12 @@ pub mod multi_table;
 pub mod ordering;
 pub mod see;
 pub mod selfplay;
+pub mod strength;
 pub mod threads;
 pub mod time;
 pub mod tt;
 pub mod two_player;
+pub mod wdl;
 
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
@@ -47,6 +49,12 @@ pub struct Limits {
     /// time spent reading the position, replaying its moves and looking in the book counts
     /// against the budget as it does on the GUI's clock. `None`: from the start of the search.
     pub started: Option<Instant>,
+    /// What each move costs beyond the engine's own count (`Move Overhead`); the measured
+    /// lag adds to it. `None`: [`time::DEFAULT_MOVE_OVERHEAD`].
+    pub move_overhead: Option<Duration>,
+    /// Moves the side to move is expected still to play ([`time::expected_moves_left`]);
+    /// `None`: a fixed horizon of 32.
+    pub moves_left: Option<u32>,
 }
 
 /// The engine's clock, whichever protocol form it came in.

@@ -178,6 +178,7 @@ fn main_search<B: BitSet>(
     let mut w = Worker::new(shared, data, true, keys, pos.side);
     let lines = options.multi_pv.min(root.len());
     let mut best_score = -INFINITY;
+    let mut pacer = time::Pacer::new(budget.soft);
     let mut report = |w: &mut Worker<'_, '_, B>, root: &[RootMove], depth: i32| -> bool {
         w.flush_nodes();
         let elapsed = shared.start.elapsed();
@@ -194,9 +195,9 @@ fn main_search<B: BitSet>(
             });
         }
         best_score = root[0].score;
-        // Stop deepening when the soft budget is spent (the next iteration takes longer than
-        // all before it) or a mate is proven well inside the horizon.
-        let soft_spent = budget.soft.is_some_and(|soft| elapsed >= soft.mul_f64(0.6));
+        // Stop deepening when the soft budget, scaled by the stability of the best move, is
+        // spent (see `time::Pacer`) or a mate is proven well inside the horizon.
+        let soft_spent = !pacer.another_iteration(elapsed, root[0].mv, root[0].score);
         let mate_plies = MATE - root[0].score.abs();
         let mate_settled = root[0].score.abs() >= MATE_BOUND && depth > mate_plies + 2;
         let soft_nodes_spent = limits.soft_nodes.is_some_and(|n| w.total_nodes() >= n);

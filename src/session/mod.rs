@@ -14,12 +14,15 @@ use crate::nnue::EvalSettings;
 use crate::piece::{Kind, Player};
 use crate::position::fen::PositionError;
 use crate::search::multi_player::Method;
+use crate::search::strength::{self, Level};
+use crate::search::time::{self, DEFAULT_MOVE_OVERHEAD};
 use crate::search::tt::HashError;
 use crate::search::{Info, Limits, Score, SearchOptions};
 use crate::variant::Variant;
 use board::{with_board, AnyBoard, Board};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// A finished search: the searcher comes back (in a board of the searched game) with the
 /// move it chose.
@@ -58,10 +61,32 @@ pub struct Session {
     options: SearchOptions,
     /// How games of more than two players are searched; handed to the searcher per search.
     multi_player: Method,
+    play: PlaySettings,
     /// The evaluation chosen (`UseNNUE`, `EvalFile`), and whether the searcher, away on a
     /// search, has yet to get it.
     eval: EvalSettings,
     eval_pending: bool,
+}
+
+/// How the session's searches play, beyond the searcher's own options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlaySettings {
+    /// `Move Overhead`: kept in hand on every move, the measured lag on top.
+    pub move_overhead: Duration,
+    /// `Skill Level` / `UCI_Elo`: below full strength, see [`strength`].
+    pub level: Level,
+    /// `UCI_AnalyseMode`: always full strength.
+    pub analyse_mode: bool,
+}
+
+impl Default for PlaySettings {
+    fn default() -> Self {
+        PlaySettings {
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            level: Level::FULL,
+            analyse_mode: false,
+        }
+    }
 }
 
 /// The bounds of the options both protocols offer (UCI `Hash` and `Threads`, XBoard
@@ -102,6 +127,7 @@ impl Session {
             board,
             options,
             multi_player: Method::DEFAULT,
+            play: PlaySettings::default(),
             eval: EvalSettings::default(),
             eval_pending: false,
         };
@@ -153,6 +179,31 @@ impl Session {
     /// effect at the next search.
     pub fn set_multi_player_method(&mut self, method: Method) {
         self.multi_player = method;
+    }
+
+    pub fn play_settings(&self) -> PlaySettings {
+        self.play
+    }
+
+    /// Changes the overhead, level or analysis mode; takes effect at the next search.
+    pub fn set_play_settings(&mut self, play: PlaySettings) {
+        self.play = play;
+    }
+
+    /// The level a search with `limits` plays at: full strength for analysis.
+    fn level_for(&self, limits: &Limits) -> Option<Level> {
+        let level = self.play.level;
+        (!level.is_full() && !limits.infinite && !self.play.analyse_mode).then_some(level)
+    }
+
+    /// Fills in what the time manager needs beyond the protocol's limits: the overhead and
+    /// the moves the side to move is expected still to play in this family's games.
+    fn pace(&self, limits: &mut Limits) {
+        limits.move_overhead.get_or_insert(self.play.move_overhead);
+        let made = self.fullmove().saturating_sub(1);
+        limits
+            .moves_left
+            .get_or_insert_with(|| time::expected_moves_left(self.variant().family, made));
     }
 
     /// Switches the network evaluation on or off; returns which evaluation the variant gets.
@@ -320,23 +371,39 @@ impl Session {
     /// calls `done`, whose [`Finished`] the caller hands back to [`Session::finish`].
     pub fn start_search(
         &mut self,
-        limits: Limits,
+        mut limits: Limits,
         stop: Arc<AtomicBool>,
         report: Reporter,
         done: WhenDone,
     ) {
         let method = self.multi_player;
+        self.pace(&mut limits);
+        let level = self.level_for(&limits);
+        let shown = Shown {
+            lines: self.options.multi_pv,
+            level,
+        };
         with_board!(&mut self.board, b => {
             let mut searcher = b
                 .searcher
                 .take()
                 .expect("one search at a time: the caller waits for the last one to finish");
             searcher.set_multi_player_method(method);
+            if let Some(level) = level {
+                // A smaller search that scores a few root moves to choose a mistake from;
+                // the options return to the session's at `finish`.
+                if let Some(cap) = level.node_limit() {
+                    limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+                }
+                let mut o = searcher.options();
+                o.multi_pv = o.multi_pv.max(strength::CANDIDATES);
+                let _ = searcher.set_options(o);
+            }
             let searched = Board {
                 game: b.game.clone(),
                 searcher: Some(searcher),
             };
-            spawn_search(searched, limits, stop, report, done)
+            spawn_search(searched, limits, stop, report, done, shown)
         })
     }
 
@@ -377,6 +444,13 @@ impl Session {
     }
 }
 
+/// What a search shows and plays: the MultiPV lines the user asked for, and the level
+/// that chooses the move among the lines searched (`None`: full strength).
+struct Shown {
+    lines: usize,
+    level: Option<Level>,
+}
+
 /// Runs the search of `board` on a new thread; `done` gets the board back with the move.
 fn spawn_search<B: BitSet>(
     board: Board<B>,
@@ -384,6 +458,7 @@ fn spawn_search<B: BitSet>(
     stop: Arc<AtomicBool>,
     mut report: Reporter,
     done: WhenDone,
+    shown: Shown,
 ) where
     AnyBoard: From<Board<B>>,
 {
@@ -391,8 +466,30 @@ fn spawn_search<B: BitSet>(
         let Board { game, searcher } = board;
         let mut searcher = searcher.expect("the session hands its searcher over");
         let tables: Arc<Tables<B>> = game.tables.clone();
-        let mut on_info = |info: &Info| report(&info.map_pv(|&m| format_move(&tables, m)));
-        let result = searcher.search(&game, &limits, &stop, &mut on_info);
+        // The root lines of the last iteration, by MultiPV number.
+        let mut lines: Vec<Info> = Vec::new();
+        let mut on_info = |info: &Info| {
+            let i = info.multipv as usize - 1;
+            if i == 0 {
+                lines.clear();
+            }
+            if i == lines.len() {
+                lines.push(info.clone());
+            }
+            if i < shown.lines {
+                report(&info.map_pv(|&m| format_move(&tables, m)));
+            }
+        };
+        let mut result = searcher.search(&game, &limits, &stop, &mut on_info);
+        if let (Some(level), false) = (shown.level, lines.is_empty()) {
+            let scores: Vec<Score> = lines.iter().map(|l| l.score).collect();
+            let chosen = &lines[level.choose(&scores, game.pos.hash)];
+            if chosen.multipv > 1 && !chosen.pv.is_empty() {
+                result.best = Some(chosen.pv[0]);
+                result.ponder = chosen.pv.get(1).copied();
+                result.score = chosen.score;
+            }
+        }
         let outcome = SearchOutcome {
             best: result.best.map(|m| format_move(&tables, m)),
             ponder: result.ponder.map(|m| format_move(&tables, m)),

@@ -1,0 +1,179 @@
+//! Playing below full strength (`Skill Level`, `UCI_LimitStrength` + `UCI_Elo`). A level
+//! weakens the engine the way players find natural: a smaller search (a node limit) and,
+//! now and then, a deliberate choice of a near-best move instead of the best one. Both grow
+//! as the level falls:
+//!
+//! | level | nodes | mistake chance | largest loss |
+//! |------:|------:|---------------:|-------------:|
+//! | 0     | 400   | 70 %           | 700 cp       |
+//! | 4     | 2.6 k | 56 %           | 300 cp       |
+//! | 10    | 44 k  | 35 %           | 210 cp       |
+//! | 19    | 3.0 M | 3.5 %          | 75 cp        |
+//! | 20    | full strength                        |
+//!
+//! The loss is measured by the engine's own MultiPV scores of the last finished iteration:
+//! from level 4 up no move is played that scores more than 3 pawns below the best; a move
+//! into a mate against the engine is never chosen when the best move avoids it (its loss is
+//! beyond every limit). The choice is drawn from a generator seeded by the position and the
+//! level, so a position always gets the same move at the same level (repeatable tests and
+//! matches that still vary from position to position). Analysis (`go infinite`,
+//! `UCI_AnalyseMode`) is always at full strength.
+
+use super::{Score, MATE};
+
+/// The strongest level: full strength.
+pub const MAX_LEVEL: f64 = 20.0;
+/// `UCI_Elo` at level 0 and the Elo per level: the scale the options advertise, anchored by
+/// the calibration in docs/strength-levels.md.
+pub const ELO_AT_LEVEL_0: i64 = 800;
+pub const ELO_PER_LEVEL: i64 = 100;
+pub const MIN_ELO: i64 = ELO_AT_LEVEL_0;
+pub const MAX_ELO: i64 = ELO_AT_LEVEL_0 + 20 * ELO_PER_LEVEL;
+/// Root moves scored (MultiPV lines) to choose a mistake from.
+pub const CANDIDATES: usize = 5;
+
+/// A playing level from 0 (weakest) to 20 (full strength); fractions come from `UCI_Elo`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level(f64);
+
+impl Level {
+    pub const FULL: Level = Level(MAX_LEVEL);
+
+    pub fn new(level: f64) -> Level {
+        Level(level.clamp(0.0, MAX_LEVEL))
+    }
+
+    /// The level a `UCI_Elo` stands for on the advertised scale.
+    pub fn from_elo(elo: i64) -> Level {
+        Level::new((elo - ELO_AT_LEVEL_0) as f64 / ELO_PER_LEVEL as f64)
+    }
+
+    pub fn is_full(self) -> bool {
+        self.0 >= MAX_LEVEL
+    }
+
+    /// The largest search: 400 nodes at level 0, 1.6 times more per level.
+    pub fn node_limit(self) -> Option<u64> {
+        (!self.is_full()).then(|| (400.0 * 1.6f64.powf(self.0)) as u64)
+    }
+
+    /// How often a move other than the best is played: 70 % at level 0, falling evenly to
+    /// nothing at full strength.
+    pub fn mistake_chance(self) -> f64 {
+        0.7 * (MAX_LEVEL - self.0) / MAX_LEVEL
+    }
+
+    /// The largest loss (centipawns, by the engine's own score) a chosen mistake may cost:
+    /// 300 at level 4 down to 75 at level 19 (15 per level), and up to 700 below level 4.
+    pub fn largest_loss(self) -> i32 {
+        if self.0 >= 4.0 {
+            (300.0 - 15.0 * (self.0 - 4.0)) as i32
+        } else {
+            (300.0 + 100.0 * (4.0 - self.0)) as i32
+        }
+    }
+
+    /// The move to play among root moves scored by the same iteration, best first (MultiPV
+    /// order): the index of the chosen one. `seed` makes the choice repeatable.
+    pub fn choose(self, scores: &[Score], seed: u64) -> usize {
+        if self.is_full() || scores.len() < 2 {
+            return 0;
+        }
+        let mut rng = SplitMix(seed ^ self.0.to_bits());
+        if rng.unit() >= self.mistake_chance() {
+            return 0;
+        }
+        let best = centipawns(scores[0]);
+        let limit = self.largest_loss();
+        // Smaller losses are likelier: weight = limit - loss + 1.
+        let weights: Vec<(usize, i64)> = scores
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, &s)| (i, i64::from(limit) - i64::from(best - centipawns(s)) + 1))
+            .filter(|&(_, w)| w > 0)
+            .collect();
+        let total: i64 = weights.iter().map(|w| w.1).sum();
+        if total <= 0 {
+            return 0;
+        }
+        let mut pick = (rng.unit() * total as f64) as i64;
+        for (i, w) in weights {
+            if pick < w {
+                return i;
+            }
+            pick -= w;
+        }
+        0
+    }
+}
+
+/// Scores on one scale: mates as far beyond any material score as the search puts them.
+fn centipawns(s: Score) -> i32 {
+    match s {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE - 2 * n,
+        Score::Mate(n) => -MATE - 2 * n,
+    }
+}
+
+/// A small seeded generator (SplitMix64): repeatable choices without a dependency.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_elo_scale_maps_onto_the_levels() {
+        assert_eq!(Level::from_elo(MIN_ELO), Level::new(0.0));
+        assert_eq!(Level::from_elo(MAX_ELO), Level::FULL);
+        assert_eq!(Level::from_elo(1850), Level::new(10.5));
+        assert!(Level::FULL.node_limit().is_none());
+        assert_eq!(Level::new(0.0).node_limit(), Some(400));
+        assert_eq!(Level::new(4.0).largest_loss(), 300);
+        assert_eq!(Level::new(19.0).largest_loss(), 75);
+        assert_eq!(Level::new(0.0).largest_loss(), 700);
+    }
+
+    #[test]
+    fn mistakes_grow_as_the_level_falls_and_stay_within_the_largest_loss() {
+        let scores = [
+            Score::Cp(50),
+            Score::Cp(30),
+            Score::Cp(-100),
+            Score::Cp(-400),
+            Score::Mate(-3),
+        ];
+        let played = |level: f64| -> Vec<usize> {
+            (0..2000u64)
+                .map(|seed| Level::new(level).choose(&scores, seed))
+                .collect()
+        };
+        let mistakes = |v: &[usize]| v.iter().filter(|&&i| i != 0).count();
+        let (low, mid, high) = (played(1.0), played(10.0), played(19.0));
+        assert!(mistakes(&low) > mistakes(&mid) && mistakes(&mid) > mistakes(&high));
+        assert!(mistakes(&high) > 0);
+        // From level 4 up nothing 3 pawns worse; never the mate, at any level.
+        assert!(played(4.0).iter().all(|&i| i <= 2));
+        assert!(low.iter().all(|&i| i != 4));
+        assert!(Level::FULL.choose(&scores, 7) == 0);
+        // Repeatable: the same seed, the same move.
+        assert_eq!(played(5.0), played(5.0));
+    }
+}
