@@ -386,7 +386,9 @@ fn uci_armies_file_option_loads_and_a_bad_file_changes_nothing() {
         + 1;
     assert_eq!(out.len(), 1, "{out:?}");
     assert!(
-        out[0].starts_with(&format!("info string {bad}:{line}: piece 'Yak'")),
+        out[0].starts_with(&format!(
+            "info string option ArmiesFile: {bad}:{line}: piece 'Yak'"
+        )),
         "{out:?}"
     );
     // The armies loaded before still play; the bad file's army is unknown.
@@ -451,7 +453,9 @@ fn xboard_started_with_armies_offers_and_describes_the_new_pairings() {
     );
     let reply = x.reply("option ArmiesFile=/nonexistent/armies.toml");
     assert!(
-        reply.starts_with("Error (/nonexistent/armies.toml: cannot read the file"),
+        reply.starts_with(
+            "Error (option ArmiesFile: /nonexistent/armies.toml: cannot read the file"
+        ),
         "{reply}"
     );
 }

@@ -6,7 +6,8 @@ use std::process::{Command, Output};
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const BOARD: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 
-fn panoply(args: &[&str]) -> Output {
+/// Runs the binary with `args` (no `RUST_LOG`, so stderr holds only what users see).
+pub(crate) fn panoply(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_panoply"))
         .args(args)
         .env_remove("RUST_LOG")

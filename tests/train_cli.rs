@@ -2,18 +2,10 @@
 //! file the engine's reader accepts, with progress on stderr only; bad files and options give
 //! one line and exit code 2.
 
+use super::cli::panoply;
 use panoply::nnue::format::Network;
-use std::process::{Command, Output};
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/cwda-sample.txt");
-
-fn panoply(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_panoply"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("the panoply binary runs")
-}
 
 #[test]
 fn a_short_run_writes_a_network_the_engine_reads() {
