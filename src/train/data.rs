@@ -118,16 +118,5 @@ pub fn fit_k(data: &Dataset) -> f64 {
             .map(|e| (sigmoid(e.score as f64 / k) - e.result as f64).powi(2))
             .sum::<f64>()
     };
-    let (mut lo, mut hi) = (10f64, 5000f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..80 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if error(a) < error(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
+    crate::tune::golden::minimise(error, (10.0, 5000.0), 80)
 }

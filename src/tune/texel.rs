@@ -316,19 +316,8 @@ fn fit_k(points: &[RawPoint], w: &[Tapered]) -> f64 {
             .sum::<f64>()
             / scores.len() as f64
     };
-    // Golden-section search on a bracket wide enough for any centipawn scale.
-    let (mut lo, mut hi) = (0.01f64, 5.0f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if err(a) < err(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
+    // A bracket wide enough for any centipawn scale.
+    super::golden::minimise(err, (0.01, 5.0), 60)
 }
 
 /// Moves the weights that are not tuned into each point's constant.
