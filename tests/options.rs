@@ -25,7 +25,7 @@ fn uci_lists_the_new_options_with_their_ranges() {
         "option name UCI_ShowWDL type check default false",
         "option name UCI_AnalyseMode type check default false",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 2800 min 800 max 2800",
+        "option name UCI_Elo type spin default 2370 min 940 max 2370",
         "option name Skill Level type spin default 20 min 0 max 20",
     ] {
         let name = expected["option name ".len()..]
@@ -56,7 +56,7 @@ fn bad_values_get_one_line_and_keep_the_old_value() {
             "UCI_Elo",
             "1500",
             "700",
-            "'700' is not a number from 800 to 2800",
+            "'700' is not a number from 940 to 2370",
         ),
         (
             "UCI_ShowWDL",
@@ -138,7 +138,7 @@ fn a_low_level_searches_little_unless_analysing() {
     // The same through UCI_LimitStrength at the lowest UCI_Elo.
     say(&mut e, "setoption name Skill Level value 20");
     say(&mut e, "setoption name UCI_LimitStrength value true");
-    say(&mut e, "setoption name UCI_Elo value 800");
+    say(&mut e, "setoption name UCI_Elo value 940");
     let (infos, _) = search(&mut e, "go depth 12");
     assert!(last_nodes(&infos) < 2000, "{infos:?}");
     // Analysis is at full strength: the whole depth is searched.

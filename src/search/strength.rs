@@ -23,12 +23,20 @@ use super::{Score, MATE};
 
 /// The strongest level: full strength.
 pub const MAX_LEVEL: f64 = 20.0;
-/// `UCI_Elo` at level 0 and the Elo per level: the scale the options advertise, anchored by
-/// the calibration in docs/strength-levels.md.
-pub const ELO_AT_LEVEL_0: i64 = 800;
-pub const ELO_PER_LEVEL: i64 = 100;
-pub const MIN_ELO: i64 = ELO_AT_LEVEL_0;
-pub const MAX_ELO: i64 = ELO_AT_LEVEL_0 + 20 * ELO_PER_LEVEL;
+/// Levels and the Elo they measured (docs/strength-levels.md: chess, 100 ms a move, against
+/// Fairy-Stockfish's `UCI_Elo` settings, 100 games each, about ±70 at 95 %). `UCI_Elo` is read
+/// off this table, linearly between its points: the levels are not evenly spaced in Elo (8 to
+/// 16 lie close together), so a straight scale would promise strengths they do not have.
+const CALIBRATION: [(f64, i64); 6] = [
+    (0.0, 940),
+    (4.0, 1420),
+    (8.0, 1840),
+    (12.0, 1980),
+    (16.0, 2050),
+    (20.0, 2370),
+];
+pub const MIN_ELO: i64 = CALIBRATION[0].1;
+pub const MAX_ELO: i64 = CALIBRATION[CALIBRATION.len() - 1].1;
 /// Root moves scored (MultiPV lines) to choose a mistake from.
 pub const CANDIDATES: usize = 5;
 
@@ -43,9 +51,16 @@ impl Level {
         Level(level.clamp(0.0, MAX_LEVEL))
     }
 
-    /// The level a `UCI_Elo` stands for on the advertised scale.
+    /// The level a `UCI_Elo` stands for on the calibrated scale.
     pub fn from_elo(elo: i64) -> Level {
-        Level::new((elo - ELO_AT_LEVEL_0) as f64 / ELO_PER_LEVEL as f64)
+        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        let segment = CALIBRATION
+            .windows(2)
+            .find(|pair| elo <= pair[1].1)
+            .unwrap_or(&CALIBRATION[CALIBRATION.len() - 2..]);
+        let ((low_level, low_elo), (high_level, high_elo)) = (segment[0], segment[1]);
+        let fraction = (elo - low_elo) as f64 / (high_elo - low_elo) as f64;
+        Level::new(low_level + fraction * (high_level - low_level))
     }
 
     pub fn is_full(self) -> bool {
@@ -143,7 +158,12 @@ mod tests {
     fn the_elo_scale_maps_onto_the_levels() {
         assert_eq!(Level::from_elo(MIN_ELO), Level::new(0.0));
         assert_eq!(Level::from_elo(MAX_ELO), Level::FULL);
-        assert_eq!(Level::from_elo(1850), Level::new(10.5));
+        // Between two calibrated points, linearly: 1910 is halfway from level 8 to level 12.
+        assert_eq!(Level::from_elo(1910), Level::new(10.0));
+        assert_eq!(Level::from_elo(1420), Level::new(4.0));
+        assert_eq!(Level::from_elo(100), Level::new(0.0));
+        let levels: Vec<f64> = (MIN_ELO..=MAX_ELO).map(|e| Level::from_elo(e).0).collect();
+        assert!(levels.windows(2).all(|w| w[0] <= w[1]), "the scale rises with the Elo");
         assert!(Level::FULL.node_limit().is_none());
         assert_eq!(Level::new(0.0).node_limit(), Some(400));
         assert_eq!(Level::new(4.0).largest_loss(), 300);
