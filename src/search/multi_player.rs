@@ -12,7 +12,8 @@
 //! Both use iterative deepening with captures ordered by value, checks before quiet moves
 //! (checkmates come from checks: RULES 5.4), killer moves, a transposition table per search
 //! ([`super::multi_table`]), and stop on a node or time budget, keeping the best move of
-//! the last finished iteration.
+//! the last finished iteration. In BRS+ the opponent layer tries captures of the searching
+//! army's pieces first, by whichever opponent.
 
 use super::multi_table::MultiTable;
 use super::ordering::TacticalSink;
@@ -594,37 +595,29 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
             return self.every_move(pos, depth, alpha, beta, ply, hint);
         }
         let window = (alpha, beta);
-        // The opponent layer: each opponent in turn order may be the one that replies; the
-        // ones before it play their first-ordered move, and so do the ones after it.
+        // The opponent layer: each opponent may be the one that replies; the ones before it
+        // play their first-ordered move, and so do the ones after it.
         let mut best = i32::MAX;
-        let mut prefix = *pos;
-        while prefix.side != self.root && !self.finished(&prefix) {
-            let mut moves: Vec<Move> = legal_vec(self.t, &prefix);
-            if moves.is_empty() {
-                break;
+        let (prefixes, replies, prefix) = self.opponent_replies(pos, ply);
+        for &(k, m) in &replies {
+            let mut child = prefixes[k].play(self.t, m);
+            while child.side != self.root && !self.finished(&child) {
+                let Some(d) = self.default_move(&child, ply) else {
+                    break;
+                };
+                child = child.play(self.t, d);
             }
-            self.order(&prefix, &mut moves, ply);
-            for &m in &moves {
-                let mut child = prefix.play(self.t, m);
-                while child.side != self.root && !self.finished(&child) {
-                    let Some(d) = self.default_move(&child, ply) else {
-                        break;
-                    };
-                    child = child.play(self.t, d);
-                }
-                let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
-                if self.aborted {
-                    return 0;
-                }
-                best = best.min(v);
-                beta = beta.min(v);
-                if alpha >= beta {
-                    self.killers[ply] = m;
-                    self.remember(pos, depth, window, best, Move::NONE);
-                    return best;
-                }
+            let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
+            if self.aborted {
+                return 0;
             }
-            prefix = prefix.play(self.t, moves[0]);
+            best = best.min(v);
+            beta = beta.min(v);
+            if alpha >= beta {
+                self.killers[ply] = m;
+                self.remember(pos, depth, window, best, Move::NONE);
+                return best;
+            }
         }
         if best == i32::MAX {
             // The searching army was eliminated or the game ended inside the layer.
@@ -632,6 +625,52 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
         }
         self.remember(pos, depth, window, best, Move::NONE);
         best
+    }
+
+    /// The replies of the opponent layer: each opponent's moves in its own order, the
+    /// opponents before it having played their first-ordered moves (`prefixes[k]` is the
+    /// position the `k`th opponent moves in). Captures of the searching army's pieces by
+    /// any opponent go first, most valuable victim first, the next army first among equals:
+    /// they are the replies most likely to refute the searching army's move. Also returns
+    /// the position after every opponent's first-ordered move.
+    #[allow(clippy::type_complexity)]
+    fn opponent_replies(
+        &self,
+        pos: &Position<B>,
+        ply: usize,
+    ) -> (Vec<Position<B>>, Vec<(usize, Move)>, Position<B>) {
+        let mut prefixes = Vec::new();
+        let mut replies = Vec::new();
+        let mut prefix = *pos;
+        while prefix.side != self.root && !self.finished(&prefix) {
+            let mut moves: Vec<Move> = legal_vec(self.t, &prefix);
+            if moves.is_empty() {
+                break;
+            }
+            self.order(&prefix, &mut moves, ply);
+            let next = prefix.play(self.t, moves[0]);
+            replies.extend(moves.iter().map(|&m| (prefixes.len(), m)));
+            prefixes.push(prefix);
+            prefix = next;
+        }
+        // Stable: among equal threats each opponent's order and the turn order stay.
+        replies.sort_by_cached_key(|&(k, m)| std::cmp::Reverse(self.threat(&prefixes[k], m)));
+        (prefixes, replies, prefix)
+    }
+
+    /// How much a reply by the army to move in `pos` takes from the searching army: 0 unless
+    /// it captures one of its pieces, else more for a more valuable victim and then for a
+    /// cheaper attacker.
+    fn threat(&self, pos: &Position<B>, m: Move) -> i32 {
+        let ours = pos.by_player[self.root.index()];
+        if m.kind() == MoveKind::Pass || !ours.contains(m.to()) {
+            return 0;
+        }
+        let value = |c| {
+            pos.piece_at(c)
+                .map_or(0, |p| self.eval.piece_value(p.kind()))
+        };
+        1 + 16 * value(m.to()) - value(m.from()) / 16
     }
 
     /// The game is over, or the searching army is out of it.
