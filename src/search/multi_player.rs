@@ -12,7 +12,7 @@
 //! Both use iterative deepening with captures ordered by value, checks before quiet moves
 //! (checkmates come from checks: RULES 5.4), killer moves, a transposition table per search
 //! ([`super::multi_table`]), and stop on a node or time budget, keeping the best move of
-//! the last finished iteration. In BRS+ the opponent layer tries captures of the searching
+//! the last finished iteration unless a move of the unfinished one beat it. In BRS+ the opponent layer tries captures of the searching
 //! army's pieces first, by whichever opponent.
 
 use super::multi_table::MultiTable;
@@ -164,23 +164,34 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     for depth in 1..=max_depth {
         let mut best = (i32::MIN, moves[0]);
         let mut alpha = -eval.win() - 1;
+        let mut scores = vec![i32::MIN; moves.len()];
         for (i, &m) in moves.iter().enumerate() {
             let child = pos.play(t, m);
             let score = s.child_value(pos, &child, depth - 1, alpha, eval.win() + 1, 1);
             if s.aborted {
                 break;
             }
+            scores[i] = score;
             if score > best.0 || i == 0 {
                 best = (score, m);
             }
             alpha = alpha.max(score);
         }
         if s.aborted {
+            // The moves searched before the budget ran out were searched to this depth: one
+            // that beat the first (the last iteration's best) is the better move.
+            if best.1 != moves[0] {
+                result.best = Some(best.1);
+                result.score = best.0;
+            }
             break;
         }
-        // The best move goes first in the next iteration.
-        let i = moves.iter().position(|&m| m == best.1).unwrap();
-        moves[..=i].rotate_right(1);
+        // The next iteration searches the moves in the order of this one's values (a stable
+        // sort: the best first), so that the most promising moves are searched deeper first
+        // when the budget ends it early.
+        let mut scored: Vec<(i32, Move)> = scores.into_iter().zip(moves).collect();
+        scored.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        moves = scored.into_iter().map(|(_, m)| m).collect();
         result = MultiResult {
             best: Some(best.1),
             score: best.0,
