@@ -12,8 +12,9 @@
 //! Both use iterative deepening with captures ordered by value, checks before quiet moves
 //! (checkmates come from checks: RULES 5.4), killer moves, a transposition table per search
 //! ([`super::multi_table`]), and stop on a node or time budget, keeping the best move of
-//! the last finished iteration unless a move of the unfinished one beat it. In BRS+ the opponent layer tries captures of the searching
-//! army's pieces first, by whichever opponent.
+//! the last finished iteration unless a move of the unfinished one beat it. In BRS+ the
+//! opponent layer tries captures of the searching army's pieces first, by whichever
+//! opponent.
 
 use super::multi_table::MultiTable;
 use super::ordering::TacticalSink;
