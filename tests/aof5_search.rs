@@ -240,3 +240,44 @@ fn the_search_finds_a_checkmate_in_two() {
         }
     }
 }
+
+/// The position of the quiescence test above: one ply takes the guarded Knight (ev2ex2),
+/// two plies see the Islamic Rook take the Rook back. A node budget that ends the second
+/// iteration halfway still plays what that iteration found: the capture goes first in it
+/// (the best of the first), is refuted, and a move searched after it to the same depth
+/// beats it.
+#[test]
+fn an_unfinished_iteration_still_refutes_the_first_iteration_s_move() {
+    let t = tables("aof5");
+    let mut pieces = KINGS.to_vec();
+    pieces.extend([("ev2", "cR"), ("ex2", "iN"), ("hx2", "iR")]);
+    let pos = parse(&t, &pieces, "c cpib - 0 1");
+    let eval = Eval::new(&t);
+    let run = |depth: Option<u32>, nodes: Option<u64>| {
+        let limits = MultiLimits {
+            depth,
+            nodes,
+            ..Default::default()
+        };
+        let stop = AtomicBool::new(false);
+        let r = search(
+            &t,
+            &eval,
+            &pos,
+            &[],
+            Method::BestReply,
+            limits,
+            &stop,
+            |_| {},
+        );
+        let best = panoply::movegen::notation::format_move(&t, r.best.expect("a move"));
+        (best, r.depth, r.nodes)
+    };
+    let (one, _, one_nodes) = run(Some(1), None);
+    let (two, _, two_nodes) = run(Some(2), None);
+    assert_eq!(one, "ev2ex2");
+    assert_ne!(two, "ev2ex2");
+    let (cut, depth, _) = run(None, Some((one_nodes + two_nodes) / 2));
+    assert_eq!(depth, 1, "the second iteration did not finish");
+    assert_ne!(cut, "ev2ex2");
+}

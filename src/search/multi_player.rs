@@ -12,7 +12,9 @@
 //! Both use iterative deepening with captures ordered by value, checks before quiet moves
 //! (checkmates come from checks: RULES 5.4), killer moves, a transposition table per search
 //! ([`super::multi_table`]), and stop on a node or time budget, keeping the best move of
-//! the last finished iteration.
+//! the last finished iteration unless a move of the unfinished one beat it. In BRS+ the
+//! opponent layer tries captures of the searching army's pieces first, by whichever
+//! opponent.
 
 use super::multi_table::MultiTable;
 use super::ordering::TacticalSink;
@@ -20,7 +22,7 @@ use super::{time, Info, Limits, Score, SearchResult};
 use crate::bitboard::BitSet;
 pub use crate::eval::utility::Utility;
 use crate::game::Game;
-use crate::movegen::{generate, is_in_check, legal_moves, piece_targets, tables::Tables};
+use crate::movegen::{generate, is_in_check, piece_targets, tables::Tables, MoveList};
 use crate::moves::{Move, MoveKind};
 use crate::piece::Player;
 use crate::position::Position;
@@ -148,7 +150,7 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
         killers: [Move::NONE; MAX_PLY],
         table: MultiTable::new(TABLE_BITS),
     };
-    let mut moves: Vec<Move> = legal_moves(t, pos).to_vec();
+    let mut moves: Vec<Move> = legal_vec(t, pos);
     let mut result = MultiResult {
         best: moves.first().copied(),
         score: 0,
@@ -163,23 +165,34 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     for depth in 1..=max_depth {
         let mut best = (i32::MIN, moves[0]);
         let mut alpha = -eval.win() - 1;
+        let mut scores = vec![i32::MIN; moves.len()];
         for (i, &m) in moves.iter().enumerate() {
             let child = pos.play(t, m);
             let score = s.child_value(pos, &child, depth - 1, alpha, eval.win() + 1, 1);
             if s.aborted {
                 break;
             }
+            scores[i] = score;
             if score > best.0 || i == 0 {
                 best = (score, m);
             }
             alpha = alpha.max(score);
         }
         if s.aborted {
+            // The moves searched before the budget ran out were searched to this depth: one
+            // that beat the first (the last iteration's best) is the better move.
+            if best.1 != moves[0] {
+                result.best = Some(best.1);
+                result.score = best.0;
+            }
             break;
         }
-        // The best move goes first in the next iteration.
-        let i = moves.iter().position(|&m| m == best.1).unwrap();
-        moves[..=i].rotate_right(1);
+        // The next iteration searches the moves in the order of this one's values (a stable
+        // sort: the best first), so that the most promising moves are searched deeper first
+        // when the budget ends it early.
+        let mut scored: Vec<(i32, Move)> = scores.into_iter().zip(moves).collect();
+        scored.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        moves = scored.into_iter().map(|(_, m)| m).collect();
         result = MultiResult {
             best: Some(best.1),
             score: best.0,
@@ -231,6 +244,15 @@ fn gives_check<B: BitSet>(t: &Tables<B>, pos: &Position<B>, m: Move, enemy_royal
         _ => piece.kind(),
     };
     (piece_targets(t, pos, pos.side, kind, m.to()) & enemy_royals).any()
+}
+
+/// The legal moves of the army to move. The list is filled in place and copied out once:
+/// `legal_moves` returns its list (room for 8192 moves, 32 KB) by value, and copying that
+/// on every call cost about a tenth of the search's time.
+fn legal_vec<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Vec<Move> {
+    let mut list = MoveList::new();
+    generate(t, pos, &mut list);
+    list.to_vec()
 }
 
 /// Puts the table's move (if it is one of `moves`) first.
@@ -530,7 +552,7 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
     ) -> i32 {
         let window = (alpha, beta);
         let maximizing = pos.side == self.root;
-        let mut moves: Vec<Move> = legal_moves(self.t, pos).to_vec();
+        let mut moves: Vec<Move> = legal_vec(self.t, pos);
         if moves.is_empty() {
             return self.eval.utility(self.t, pos, self.root);
         }
@@ -585,37 +607,29 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
             return self.every_move(pos, depth, alpha, beta, ply, hint);
         }
         let window = (alpha, beta);
-        // The opponent layer: each opponent in turn order may be the one that replies; the
-        // ones before it play their first-ordered move, and so do the ones after it.
+        // The opponent layer: each opponent may be the one that replies; the ones before it
+        // play their first-ordered move, and so do the ones after it.
         let mut best = i32::MAX;
-        let mut prefix = *pos;
-        while prefix.side != self.root && !self.finished(&prefix) {
-            let mut moves: Vec<Move> = legal_moves(self.t, &prefix).to_vec();
-            if moves.is_empty() {
-                break;
+        let (prefixes, replies, prefix) = self.opponent_replies(pos, ply);
+        for &(k, m) in &replies {
+            let mut child = prefixes[k].play(self.t, m);
+            while child.side != self.root && !self.finished(&child) {
+                let Some(d) = self.default_move(&child, ply) else {
+                    break;
+                };
+                child = child.play(self.t, d);
             }
-            self.order(&prefix, &mut moves, ply);
-            for &m in &moves {
-                let mut child = prefix.play(self.t, m);
-                while child.side != self.root && !self.finished(&child) {
-                    let Some(d) = self.default_move(&child, ply) else {
-                        break;
-                    };
-                    child = child.play(self.t, d);
-                }
-                let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
-                if self.aborted {
-                    return 0;
-                }
-                best = best.min(v);
-                beta = beta.min(v);
-                if alpha >= beta {
-                    self.killers[ply] = m;
-                    self.remember(pos, depth, window, best, Move::NONE);
-                    return best;
-                }
+            let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
+            if self.aborted {
+                return 0;
             }
-            prefix = prefix.play(self.t, moves[0]);
+            best = best.min(v);
+            beta = beta.min(v);
+            if alpha >= beta {
+                self.killers[ply] = m;
+                self.remember(pos, depth, window, best, Move::NONE);
+                return best;
+            }
         }
         if best == i32::MAX {
             // The searching army was eliminated or the game ended inside the layer.
@@ -623,6 +637,52 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
         }
         self.remember(pos, depth, window, best, Move::NONE);
         best
+    }
+
+    /// The replies of the opponent layer: each opponent's moves in its own order, the
+    /// opponents before it having played their first-ordered moves (`prefixes[k]` is the
+    /// position the `k`th opponent moves in). Captures of the searching army's pieces by
+    /// any opponent go first, most valuable victim first, the next army first among equals:
+    /// they are the replies most likely to refute the searching army's move. Also returns
+    /// the position after every opponent's first-ordered move.
+    #[allow(clippy::type_complexity)]
+    fn opponent_replies(
+        &self,
+        pos: &Position<B>,
+        ply: usize,
+    ) -> (Vec<Position<B>>, Vec<(usize, Move)>, Position<B>) {
+        let mut prefixes = Vec::new();
+        let mut replies = Vec::new();
+        let mut prefix = *pos;
+        while prefix.side != self.root && !self.finished(&prefix) {
+            let mut moves: Vec<Move> = legal_vec(self.t, &prefix);
+            if moves.is_empty() {
+                break;
+            }
+            self.order(&prefix, &mut moves, ply);
+            let next = prefix.play(self.t, moves[0]);
+            replies.extend(moves.iter().map(|&m| (prefixes.len(), m)));
+            prefixes.push(prefix);
+            prefix = next;
+        }
+        // Stable: among equal threats each opponent's order and the turn order stay.
+        replies.sort_by_cached_key(|&(k, m)| std::cmp::Reverse(self.threat(&prefixes[k], m)));
+        (prefixes, replies, prefix)
+    }
+
+    /// How much a reply by the army to move in `pos` takes from the searching army: 0 unless
+    /// it captures one of its pieces, else more for a more valuable victim and then for a
+    /// cheaper attacker.
+    fn threat(&self, pos: &Position<B>, m: Move) -> i32 {
+        let ours = pos.by_player[self.root.index()];
+        if m.kind() == MoveKind::Pass || !ours.contains(m.to()) {
+            return 0;
+        }
+        let value = |c| {
+            pos.piece_at(c)
+                .map_or(0, |p| self.eval.piece_value(p.kind()))
+        };
+        1 + 16 * value(m.to()) - value(m.from()) / 16
     }
 
     /// The game is over, or the searching army is out of it.
@@ -634,9 +694,36 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
     /// It costs a move generation, so it counts as a node.
     fn default_move(&mut self, pos: &Position<B>, ply: usize) -> Option<Move> {
         self.nodes += 1;
-        let mut moves: Vec<Move> = legal_moves(self.t, pos).to_vec();
-        self.order(pos, &mut moves, ply);
-        moves.first().copied()
+        let mut list = MoveList::new();
+        generate(self.t, pos, &mut list);
+        self.first_ordered(pos, &list, ply)
+    }
+
+    /// The move [`Self::order`] puts first, found without judging every move for check:
+    /// a move goes up by at most [`CHECK_BONUS`], so once the moves' keys without it fall
+    /// that far below the best full key, none of the rest can overtake it. Ties go to the
+    /// earlier generated move, as in `order`'s stable sort.
+    fn first_ordered(&self, pos: &Position<B>, moves: &[Move], ply: usize) -> Option<Move> {
+        let killer = self.killers.get(ply).copied().unwrap_or(Move::NONE);
+        let royals = enemy_royals(self.t, pos);
+        let mut by_base: Vec<(i32, usize)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (self.static_key(pos, m, killer), i))
+            .collect();
+        by_base.sort_unstable_by_key(|&(base, i)| (std::cmp::Reverse(base), i));
+        let mut best: Option<(i32, usize)> = None;
+        for (base, i) in by_base {
+            if best.is_some_and(|(key, _)| base + CHECK_BONUS < key) {
+                break;
+            }
+            let check = gives_check(self.t, pos, moves[i], royals);
+            let key = base + if check { CHECK_BONUS } else { 0 };
+            if best.is_none_or(|(k, j)| key > k || (key == k && i < j)) {
+                best = Some((key, i));
+            }
+        }
+        best.map(|(_, i)| moves[i])
     }
 
     /// Captures by victim value (then cheap attackers first), promotions and mergers, the
@@ -690,6 +777,7 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::movegen::legal_moves;
     use crate::movegen::notation::format_move;
 
     /// A Catholic Rook on dv1, the Byzantine King on as1: of the Rook's and the King's moves
@@ -714,5 +802,53 @@ mod tests {
         checks.sort();
         assert_eq!(checks, ["dv1av1", "dv1ds1"]);
         assert!(legal_moves(&t, &pos).len() > 20);
+    }
+
+    /// The default move of a non-searched opponent, found lazily, is the move the full
+    /// ordering puts first: in suite positions and one move later (another army to move),
+    /// with and without a killer at the ply.
+    #[test]
+    fn the_lazy_first_move_is_the_ordering_s_first() {
+        let crate::game::AnyTables::Wide(t) = crate::games::tables("aof5").unwrap() else {
+            panic!("aof5 uses the wide bitset");
+        };
+        let eval = crate::games::aof5::eval::Eval::new(&t);
+        let suite = include_str!("../../book/suites/aof5.epd");
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher {
+            t: &t,
+            eval: &eval,
+            root: Player(0),
+            method: Method::BestReply,
+            nodes: 0,
+            limits: MultiLimits::default(),
+            start: Instant::now(),
+            stop: &stop,
+            aborted: false,
+            next_clock_check: 0,
+            keys: Vec::new(),
+            killers: [Move::NONE; MAX_PLY],
+            table: MultiTable::new(4),
+        };
+        let mut compared = 0;
+        for line in suite.lines().filter(|l| l.starts_with("aof5 ")).take(12) {
+            let start = crate::position::fen::parse(&t, &line[5..]).unwrap();
+            let after: Vec<Position<_>> = legal_vec(&t, &start)
+                .iter()
+                .step_by(7)
+                .map(|&m| start.play(&t, m))
+                .collect();
+            for pos in std::iter::once(start).chain(after) {
+                let generated = legal_vec(&t, &pos);
+                for killer in [Move::NONE, generated[generated.len() / 2]] {
+                    s.killers[3] = killer;
+                    let mut ordered = generated.clone();
+                    s.order(&pos, &mut ordered, 3);
+                    assert_eq!(s.first_ordered(&pos, &generated, 3), Some(ordered[0]));
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 200, "{compared} positions compared");
     }
 }
