@@ -11,7 +11,7 @@
 
 Armies with their own long castling (the Clobberers) are left out: Fairy-Stockfish has one
 queen-side castling file for both colours. Fairy-Stockfish is built outside the project; pass
-its path with --fsf (default /work/fsf/stockfish).
+its path with --fsf (default: fairy-stockfish on the PATH).
 """
 
 import argparse
@@ -203,7 +203,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("command", choices=["ini", "perft"])
-    ap.add_argument("--fsf", default="/work/fsf/stockfish")
+    ap.add_argument("--fsf", default="fairy-stockfish")
     ap.add_argument("--panoply", default=str(ROOT / "target" / "release" / "panoply"))
     ap.add_argument("--depth", type=int, default=5)
     ap.add_argument("--middle-depth", type=int, default=4)

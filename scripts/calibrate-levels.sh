@@ -11,7 +11,7 @@
 # the scale by the levels' fitted Elo.
 # Environment: GAMES (per level and variant, default 40), TC (default st=0.1: 100 ms a move for both),
 # MARGIN_MS (grace before a time forfeit, default 10000: a loaded machine must not decide
-# games), PANOPLY (default target/release/panoply), FSF (default /work/fsf/stockfish, see
+# games), PANOPLY (default target/release/panoply), FSF (default fairy-stockfish on the PATH, see
 # engines/fairy-stockfish.engine), CONCURRENCY (default 1), OUT (default: a temporary folder),
 # VARIANTS (default chess; e.g. the CwDA pairings, to see how far a level carries over) and
 # OPENINGS (a suite of book/suites/ for VARIANTS other than chess).
@@ -21,7 +21,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 GAMES=${GAMES:-40}
 TC=${TC:-st=0.1}
 PANOPLY=${PANOPLY:-$repo/target/release/panoply}
-FSF=${FSF:-/work/fsf/stockfish}
+FSF=${FSF:-fairy-stockfish}
 CONCURRENCY=${CONCURRENCY:-1}
 VARIANTS=${VARIANTS:-chess}
 # The grace before a time forfeit: the levels are measured, not the machine's load.

@@ -2,7 +2,7 @@
 //! usual two-sided logistic: P(win) = 1/(1+exp(-(s-a)/b)), P(loss) = 1/(1+exp(-(-s-a)/b)),
 //! P(draw) = the rest, with `s` the score in centipawns for the side to move.
 //!
-//! `a` and `b` were fitted by maximum likelihood (`/work/data/wdlfit.py`: a grid over a and
+//! `a` and `b` were fitted by maximum likelihood (`scripts/wdl-fit.py`: a grid over a and
 //! b, then a pattern search) to the scores and final results of 69,880 CwDA positions from
 //! Panoply's own games (positions scored beyond ±2000 cp left out). The other families have
 //! no fit of their own yet and use the CwDA one; see docs/gui.md.
