@@ -70,6 +70,9 @@ pub struct MultiLimits {
     /// Quiescence beyond the depth: at most this many captures (0: none, the leaf's static
     /// value stands).
     pub capture_plies: u32,
+    /// Root moves scored exactly per iteration, best first (MultiPV; 0 counts as 1). A
+    /// playing level chooses among them.
+    pub lines: usize,
 }
 
 /// One finished iteration.
@@ -80,6 +83,9 @@ pub struct Iteration {
     pub nodes: u64,
     pub time: Duration,
     pub best: Move,
+    /// The best root moves with their exact scores, best first: `best` and `score` first,
+    /// [`MultiLimits::lines`] of them (fewer if there are fewer moves).
+    pub lines: Vec<(i32, Move)>,
 }
 
 #[derive(Clone, Debug)]
@@ -160,26 +166,40 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     }
     s.order(pos, &mut moves, 0);
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let lines = limits.lines.clamp(1, moves.len());
     for depth in 1..=max_depth {
-        let mut best = (i32::MIN, moves[0]);
-        let mut alpha = -eval.win() - 1;
-        for (i, &m) in moves.iter().enumerate() {
+        // The best `lines` scores so far, best first: the last of them is the window's
+        // lower bound, so every move that may join them gets an exact score.
+        let mut top: Vec<(i32, Move)> = Vec::with_capacity(lines + 1);
+        for &m in &moves {
+            let alpha = if top.len() < lines {
+                -eval.win() - 1
+            } else {
+                top[lines - 1].0
+            };
             let child = pos.play(t, m);
             let score = s.child_value(pos, &child, depth - 1, alpha, eval.win() + 1, 1);
             if s.aborted {
                 break;
             }
-            if score > best.0 || i == 0 {
-                best = (score, m);
+            // After the equal scores already there: the earlier move stays ahead.
+            let at = top.partition_point(|&(v, _)| v >= score);
+            if at < lines {
+                top.insert(at, (score, m));
+                top.truncate(lines);
             }
-            alpha = alpha.max(score);
         }
         if s.aborted {
             break;
         }
-        // The best move goes first in the next iteration.
-        let i = moves.iter().position(|&m| m == best.1).unwrap();
-        moves[..=i].rotate_right(1);
+        // The best moves go first in the next iteration, the others keep their order.
+        let rest: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| top.iter().all(|&(_, t)| t != *m))
+            .collect();
+        moves = top.iter().map(|&(_, m)| m).chain(rest).collect();
+        let best = top[0];
         result = MultiResult {
             best: Some(best.1),
             score: best.0,
@@ -192,6 +212,7 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
             nodes: s.nodes,
             time: s.start.elapsed(),
             best: best.1,
+            lines: top,
         });
         if best.0.abs() >= eval.win() - MAX_PLY as i32 {
             break;
@@ -248,6 +269,7 @@ pub fn search_game<B: BitSet>(
     method: Method,
     limits: &Limits,
     stop: &AtomicBool,
+    lines: usize,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let t = &game.tables;
@@ -260,6 +282,7 @@ pub fn search_game<B: BitSet>(
         soft: budget.soft,
         started: Some(started),
         capture_plies: QUIESCENCE_CAPTURES,
+        lines,
     };
     let players = t.players() as i32;
     let score = |s: i32| score_for(eval.win(), players, s);
@@ -272,16 +295,18 @@ pub fn search_game<B: BitSet>(
         let halt = &halt;
         scope.spawn(move || time::watchdog(deadline, stop, halt));
         let r = search(t, eval, &game.pos, &keys, method, multi, halt, |it| {
-            on_info(&Info {
-                depth: it.depth,
-                seldepth: it.depth,
-                multipv: 1,
-                score: score(it.score),
-                nodes: it.nodes,
-                time: it.time,
-                pv: vec![it.best],
-                hashfull: 0,
-            })
+            for (i, &(value, mv)) in it.lines.iter().enumerate() {
+                on_info(&Info {
+                    depth: it.depth,
+                    seldepth: it.depth,
+                    multipv: i as u32 + 1,
+                    score: score(value),
+                    nodes: it.nodes,
+                    time: it.time,
+                    pv: vec![mv],
+                    hashfull: 0,
+                });
+            }
         });
         halt.store(true, Ordering::Relaxed);
         r
