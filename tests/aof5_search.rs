@@ -1,5 +1,6 @@
-//! Multi-player search on Armies of Faith: both methods find a winning checkmate, and a
-//! short self-play game runs to its ply limit with legal moves only.
+//! Multi-player search on Armies of Faith: both methods find a winning checkmate, score
+//! several root moves (MultiPV) best first, and a short self-play game runs to its ply limit
+//! with legal moves only.
 
 use crate::common;
 
@@ -49,6 +50,46 @@ fn both_methods_find_the_winning_checkmate() {
             t.shape.cell_name(best.to())
         );
         assert!(r.score > 20_000, "{method:?} score {}", r.score);
+    }
+}
+
+/// MultiPV at the root (what a playing level chooses from): the best `lines` moves come back
+/// with their scores, best first, and the first is the one-line search's move and score.
+#[test]
+fn several_root_moves_are_scored_best_first() {
+    let t = tables("aof5");
+    let game = Game::new(t.clone());
+    let eval = Eval::new(&t);
+    for method in Method::ALL {
+        for depth in [1, 2] {
+            let run = |lines| {
+                let limits = MultiLimits {
+                    depth: Some(depth),
+                    lines,
+                    ..Default::default()
+                };
+                let mut last = None;
+                let flag = AtomicBool::new(false);
+                let r = search(&t, &eval, &game.pos, &[], method, limits, &flag, |it| {
+                    last = Some(it.clone())
+                });
+                (r, last.expect("an iteration"))
+            };
+            let (one, one_it) = run(1);
+            let (four, four_it) = run(4);
+            assert_eq!(one_it.lines, [(one.score, one.best.unwrap())]);
+            let lines = &four_it.lines;
+            assert_eq!(lines.len(), 4, "{method:?} depth {depth}");
+            assert!(lines.windows(2).all(|w| w[0].0 >= w[1].0), "{lines:?}");
+            let mut moves: Vec<_> = lines.iter().map(|l| l.1).collect();
+            moves.dedup();
+            assert_eq!(moves.len(), 4, "{lines:?}");
+            assert_eq!(lines[0], (four.score, four.best.unwrap()));
+            assert_eq!(four.score, one.score, "{method:?} depth {depth}");
+            if depth == 1 {
+                assert_eq!(four.best, one.best, "{method:?}");
+            }
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! Armies of Faith through UCI, driven through the built binary: the multi-player search
-//! option, moves of several armies, `pass`, bad input, and the Raj subvariant.
+//! option, moves of several armies, `pass`, bad input, the Raj subvariant, and `Skill Level`.
 
 use crate::common;
 use crate::protocol_common;
@@ -128,4 +128,56 @@ fn raj_positions_are_set_up_by_position_strings() {
     e.send("go perft 1");
     let total = e.expect_prefix("Nodes searched: ");
     assert_eq!(total, format!("Nodes searched: {}", legal.len()));
+}
+
+/// The first move of the principal variation of the last `info` line of a `go`, and the
+/// `bestmove`.
+fn searched_and_played(e: &mut Engine, go: &str) -> (String, String) {
+    e.send(go);
+    let (best, infos) = e.read_until("bestmove", |l| l.starts_with("bestmove "));
+    let last = infos
+        .iter()
+        .rev()
+        .find(|l| l.contains(" pv "))
+        .expect("an info line");
+    let searched = last
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    (
+        searched.to_string(),
+        best.split_whitespace().nth(1).unwrap().to_string(),
+    )
+}
+
+/// `Skill Level` in a four-player game (as an engine file's `option.Skill Level` sets it):
+/// the level chooses among root moves the same search scored, so at level 0 some moves are
+/// not the search's best (70 % of them may be a mistake); at full strength none is.
+#[test]
+fn a_low_skill_level_plays_near_best_moves_in_four_player_games() {
+    let mut e = start();
+    say(&mut e, "setoption name UCI_Variant value aof5");
+    let played_other = |e: &mut Engine, level: u32| -> usize {
+        say(e, &format!("setoption name Skill Level value {level}"));
+        (0..=OPENING.len())
+            .filter(|&n| {
+                let moves = &OPENING[..n];
+                say(e, &format!("position startpos moves {}", moves.join(" ")));
+                let (searched, played) = searched_and_played(e, "go nodes 3000");
+                assert!(
+                    legal_moves("aof5", None, moves).contains(&played),
+                    "{played} after {moves:?}"
+                );
+                searched != played
+            })
+            .count()
+    };
+    assert!(
+        played_other(&mut e, 0) > 0,
+        "level 0 always played the best move"
+    );
+    assert_eq!(played_other(&mut e, 20), 0);
 }

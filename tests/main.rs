@@ -48,5 +48,6 @@ mod time_management;
 mod train_cli;
 mod uci_protocol;
 mod uci_variants;
+mod xboard_ponder;
 mod xboard_protocol;
 mod xboard_variants;

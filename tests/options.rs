@@ -180,6 +180,8 @@ fn xboard_offers_the_level_and_answers_hint_and_bk() {
     x.silent("option Skill Level=20");
     x.silent("new");
     x.silent("sd 3");
+    // Pondering (`hard`) goes on after the move: no thinking output to read past.
+    x.silent("nopost");
     x.e.send("e2e4");
     let reply = x.e.expect_prefix("move ");
     let ours = &reply["move ".len()..];

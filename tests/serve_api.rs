@@ -1,9 +1,9 @@
 //! `panoply serve`'s JSON API over a real TCP socket, for every game family: start, legal
 //! targets, moves, drops, promotions, a Cyclical type change, a four-player checkmate event,
-//! engine moves, undo, the event stream, the game record, and refused requests (4xx with a
-//! one-line message, the game unchanged), among them those of foreign web pages (a foreign
-//! `Host` or `Origin`, a POST not JSON: 403 on every endpoint), and the game kept on disk
-//! across a killed server.
+//! engine moves, a skill level per seat, undo, the event stream, the game record, and refused
+//! requests (4xx with a one-line message, the game unchanged), among them those of foreign
+//! web pages (a foreign `Host` or `Origin`, a POST not JSON: 403 on every endpoint), and the
+//! game kept on disk across a killed server.
 
 use crate::common;
 
@@ -388,6 +388,94 @@ fn engine_moves_for_its_seats_and_undo_returns_to_the_human() {
     assert_eq!(movers, [&json!(0), &json!(1), &json!(2), &json!(3)]);
 }
 
+/// The nodes of every progress report of the engine's search for its move, read from the
+/// event stream until the stream is quiet for a while after the engine has moved.
+fn engine_move_nodes(addr: SocketAddr, play: impl FnOnce()) -> Vec<u64> {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(stream, "GET /api/events HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut events = BufReader::new(stream);
+    let mut line = String::new();
+    events.read_line(&mut line).unwrap();
+    play();
+    let mut nodes = Vec::new();
+    loop {
+        line.clear();
+        if events.read_line(&mut line).is_err() {
+            return nodes;
+        }
+        if let Some(data) = line.strip_prefix("data: ") {
+            let v: Value = serde_json::from_str(data).unwrap();
+            if v["analysis"] == false {
+                nodes.push(v["nodes"].as_u64().unwrap());
+            }
+            if v["generation"].is_u64() && get(addr, "/api/state")["side"] == 0 {
+                // The engine has moved: what comes after is not its search.
+                events
+                    .get_ref()
+                    .set_read_timeout(Some(Duration::from_millis(300)))
+                    .unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn a_level_per_engine_seat_limits_its_search_and_bad_levels_are_refused() {
+    let addr = serve("chess");
+    post(addr, "/api/seats", json!({ "seats": ["human", "engine"] }));
+    assert_eq!(get(addr, "/api/state")["levels"], json!([20, 20]));
+    let state = post(addr, "/api/seats", json!({ "levels": [20, 0] }));
+    assert_eq!(state["levels"], json!([20, 0]));
+    assert_eq!(state["seats"], json!(["human", "engine"]));
+    for (body, says) in [
+        (
+            r#"{"levels": [20, 21]}"#,
+            "level 21 is not a whole number from 0 (weakest) to 20",
+        ),
+        (r#"{"levels": [20, -1]}"#, "level -1 is not"),
+        (r#"{"levels": [20, "low"]}"#, "level \"low\" is not"),
+        (r#"{"levels": [20]}"#, "this game has 2 seats, not 1"),
+        (r#"{"levels": 5}"#, "'levels' must be a list"),
+        (
+            r#"{"seats": ["human", "human"], "levels": [1]}"#,
+            "2 seats, not 1",
+        ),
+        ("{}", "expected"),
+    ] {
+        let error = refused(addr, "/api/seats", body, 400);
+        assert!(error.contains(says), "{body}: {error}");
+    }
+    let state = get(addr, "/api/state");
+    assert_eq!(state["levels"], json!([20, 0]), "refusals keep the levels");
+    assert_eq!(state["seats"], json!(["human", "engine"]), "and the seats");
+
+    // Level 0 searches about 400 nodes where the budget (1 s) allows far more.
+    let nodes = engine_move_nodes(addr, || {
+        post(addr, "/api/move", json!({ "move": "e2e4", "seat": 0 }));
+    });
+    assert!(
+        !nodes.is_empty() && nodes.iter().all(|&n| n < 2000),
+        "{nodes:?}"
+    );
+    let state = get(addr, "/api/state");
+    assert_eq!(state["ply"], 2);
+    let game = http(addr, "GET", "/api/game.pgn", "").1;
+    assert!(game.contains("[Black \"Panoply (level 0)\"]"), "{game}");
+
+    // Four players: a level per army, back to full strength when the seats change in number.
+    let state = post(addr, "/api/new", json!({ "variant": "aof5" }));
+    assert_eq!(state["levels"], json!([20, 20, 20, 20]));
+    let state = post(addr, "/api/seats", json!({ "levels": [20, 3, 20, 0] }));
+    assert_eq!(state["levels"], json!([20, 3, 20, 0]));
+    post(addr, "/api/engine", json!({ "nodes": 3000 }));
+    post(addr, "/api/move", json!({ "move": "gt1ft1", "seat": 0 }));
+    let state = wait_for(addr, |s| s["ply"] == 4);
+    assert_eq!(state["side"], 0);
+}
+
 #[test]
 fn stop_plays_the_move_now_and_pause_holds_the_engine() {
     let addr = serve("chess");
@@ -581,7 +669,11 @@ fn a_killed_engine_game_continues_from_its_last_move() {
     assert_eq!(get(addr, "/api/state")["resumed"], false);
     post(addr, "/api/engine", json!({ "movetime": 40 }));
     post(addr, "/api/move", json!({ "move": "e2e4" }));
-    post(addr, "/api/seats", json!({ "seats": ["engine", "engine"] }));
+    post(
+        addr,
+        "/api/seats",
+        json!({ "seats": ["engine", "engine"], "levels": [20, 7] }),
+    );
     let before = wait_for(addr, |s| s["ply"].as_u64().unwrap() >= 6);
     let err = kill(child);
     assert_eq!(err, "", "nothing on stderr");
@@ -597,6 +689,7 @@ fn a_killed_engine_game_continues_from_its_last_move() {
     let state = get(addr, "/api/state");
     assert_eq!(state["resumed"], true);
     assert_eq!(state["seats"], json!(["engine", "engine"]));
+    assert_eq!(state["levels"], json!([20, 7]));
     assert_eq!(state["engine"]["movetime"], 40);
     assert!(history_moves(&state).starts_with(&kept), "{state}");
     // The engine is to move and thinks again on its own.

@@ -6,7 +6,8 @@
 //! by Fairy-Max's names) and every registry variant XBoard can show (the pairings of armies
 //! files by name too; their armies also join the army options). For every non-normal
 //! variant the engine sends `setup` and `piece` commands, so XBoard can keep legality
-//! testing on.
+//! testing on. With `hard` the engine ponders: after its move it thinks on the reply it
+//! expects, and a hit starts the real search from that work (as UCI's `ponderhit`).
 
 use super::lag::LagMeter;
 use super::options::{self, Choices};
@@ -40,12 +41,24 @@ enum Purpose {
     /// Thinking on the engine's own move: the result is played and sent as `move`.
     Move,
     Analyze,
+    /// Thinking on the opponent's time (`hard`) in the position after the reply the last
+    /// search expected; its result is never played.
+    Ponder,
 }
 
 struct Running {
     stop: Arc<AtomicBool>,
     purpose: Purpose,
     last: Arc<Mutex<Option<Info<String>>>>,
+    /// What a ponder search assumes the opponent plays (our notation). The session keeps
+    /// the real game: the assumed move is played only in the copy the search runs on.
+    pondered: Option<String>,
+}
+
+/// The reply our last search expected (for `hint` and pondering), valid in one position.
+struct Hint {
+    position: String,
+    reply: String,
 }
 
 /// The clock settings XBoard sent.
@@ -96,8 +109,8 @@ pub struct XBoard {
     pending_pongs: Vec<String>,
     /// The options' settings the session does not keep (book, pondering, strength).
     choices: Choices,
-    /// The reply our last search expected, for `hint`.
-    hint: Option<String>,
+    /// The reply our last search expected, for `hint` and pondering.
+    hint: Option<Hint>,
     lag: LagMeter,
 }
 
@@ -166,9 +179,12 @@ impl XBoard {
             "quit" => return false,
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "draw" | "egtpath" => Ok(()),
-            // Pondering on/off: kept, though this protocol does not ponder yet.
+            // Pondering on/off; `hard` starts at once if the opponent is to move.
             "hard" | "easy" => {
                 self.choices.ponder = cmd == "hard";
+                if cmd == "easy" {
+                    self.stop_pondering();
+                }
                 Ok(())
             }
             "hint" => {
@@ -254,7 +270,11 @@ impl XBoard {
                 self.ping(arg);
                 Ok(())
             }
-            "option" => self.option(arg),
+            "option" => {
+                // An option may change the level or the table: pondering starts afresh.
+                self.stop_pondering();
+                self.option(arg)
+            }
             _ => {
                 if looks_like_move(cmd) && arg.is_empty() {
                     self.user_move(cmd)
@@ -266,6 +286,7 @@ impl XBoard {
         if let Err(reason) = reply {
             self.out.send(&format!("Error ({reason}): {line}"));
         }
+        self.ponder_if_wanted();
         true
     }
 
@@ -401,12 +422,22 @@ impl XBoard {
         if text.is_empty() || text.contains(char::is_whitespace) {
             return Err("expected one move".into());
         }
-        self.stop_search();
-        if self
-            .our_move(text)
-            .is_none_or(|m| self.session.play(&m).is_err())
-        {
+        // An illegal move changes nothing: a search (pondering, analysis) goes on.
+        let Some(mv) = self.our_move(text).filter(|m| self.session.is_legal(m)) else {
             self.out.send(&format!("Illegal move: {text}"));
+            return Ok(());
+        };
+        // A ponder hit is the UCI `ponderhit`: the search thought on this position and the
+        // real one starts with its table, on the clock from this command's arrival (as
+        // `think` sets it). On a miss the table holds little of use.
+        if let Some(pondered) = self.pondered() {
+            let hit = if *pondered == mv { "hit" } else { "miss" };
+            log::debug!("ponder {hit}: expected {pondered}, got {mv}");
+        }
+        self.stop_search();
+        if let Err(e) = self.session.play(&mv) {
+            self.out.send(&format!("Illegal move: {text}"));
+            log::error!("a legal move was refused: {e}");
             self.restart_analysis();
             return Ok(());
         }
@@ -689,6 +720,60 @@ impl XBoard {
         }
     }
 
+    /// The move a running ponder search assumes.
+    fn pondered(&self) -> Option<&String> {
+        self.search.as_ref().and_then(|run| run.pondered.as_ref())
+    }
+
+    fn stop_pondering(&mut self) {
+        if self.pondered().is_some() {
+            self.stop_search();
+        }
+    }
+
+    /// With `hard`, while the opponent is to move and the engine is idle, thinks on the
+    /// position after the reply its last search expected. Not below full strength: a level
+    /// is measured without pondering, and a warm table would make it stronger.
+    fn ponder_if_wanted(&mut self) {
+        let opponent_to_move = self
+            .engine_side
+            .is_some_and(|side| side != self.session.side_to_move());
+        if !self.choices.ponder
+            || !opponent_to_move
+            || self.analyzing
+            || self.search.is_some()
+            || !self.session.play_settings().level.is_full()
+            || self.session.outcome().is_some()
+        {
+            return;
+        }
+        let position = self.session.position_string();
+        let Some(guess) = self
+            .hint
+            .as_ref()
+            .filter(|h| h.position == position)
+            .map(|h| h.reply.clone())
+        else {
+            return;
+        };
+        if self.session.play(&guess).is_err() {
+            return;
+        }
+        // The search runs on a copy of the game with the guess played; the session goes
+        // back to the real game at once.
+        if self.session.outcome().is_none() {
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            self.launch(limits, Purpose::Ponder);
+            if let Some(run) = &mut self.search {
+                run.pondered = Some(guess);
+            }
+        }
+        self.session.undo();
+    }
+
     fn launch(&mut self, limits: Limits, purpose: Purpose) {
         let stop = Arc::new(AtomicBool::new(false));
         let last: Arc<Mutex<Option<Info<String>>>> = Arc::new(Mutex::new(None));
@@ -710,6 +795,7 @@ impl XBoard {
             stop,
             purpose,
             last,
+            pondered: None,
         });
     }
 
@@ -754,7 +840,11 @@ impl XBoard {
         }
         run.stop.store(true, Ordering::Relaxed);
         match self.inbox.wait_for_search() {
-            Some(finished) => self.search_done(finished),
+            Some(finished) => {
+                self.search_done(finished);
+                // The move is sent; no thinking on the opponent's time after `quit`.
+                self.stop_pondering();
+            }
             None => {
                 self.search = None;
                 self.flush_pongs();
@@ -767,15 +857,23 @@ impl XBoard {
         let Some(run) = self.search.take() else {
             return;
         };
+        // Only a search for our move plays its result: never a ponder search's.
         if run.purpose == Purpose::Move {
-            self.hint = found.ponder;
             if let Some(best) = found.best {
                 self.play_own_move(best);
+                let reply = found.ponder.filter(|r| self.session.is_legal(r));
+                self.hint = reply.map(|reply| Hint {
+                    position: self.session.position_string(),
+                    reply,
+                });
             } else if let Some(outcome) = self.session.outcome() {
                 self.out.send(&result_line(&outcome));
             }
         }
         self.flush_pongs();
+        if run.purpose == Purpose::Move {
+            self.ponder_if_wanted();
+        }
     }
 
     /// A legal move of the side to move as XBoard writes it.
@@ -792,9 +890,9 @@ impl XBoard {
 
     /// `hint`: the reply our last search expected, while it can still be played.
     fn send_hint(&self) {
-        if let Some(mv) = &self.hint {
-            if self.session.legal_moves().contains(mv) {
-                self.out.send(&format!("Hint: {}", self.shown(mv)));
+        if let Some(hint) = &self.hint {
+            if hint.position == self.session.position_string() {
+                self.out.send(&format!("Hint: {}", self.shown(&hint.reply)));
             }
         }
     }

@@ -301,6 +301,7 @@ impl<B: BitSet> Searcher<B> {
                 self.multi_player,
                 limits,
                 stop,
+                self.options.multi_pv,
                 on_info,
             );
         }

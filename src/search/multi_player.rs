@@ -72,6 +72,9 @@ pub struct MultiLimits {
     /// Quiescence beyond the depth: at most this many captures (0: none, the leaf's static
     /// value stands).
     pub capture_plies: u32,
+    /// Root moves scored exactly per iteration, best first (MultiPV; 0 counts as 1). A
+    /// playing level chooses among them.
+    pub lines: usize,
 }
 
 /// One finished iteration.
@@ -82,6 +85,9 @@ pub struct Iteration {
     pub nodes: u64,
     pub time: Duration,
     pub best: Move,
+    /// The best root moves with their exact scores, best first: `best` and `score` first,
+    /// [`MultiLimits::lines`] of them (fewer if there are fewer moves).
+    pub lines: Vec<(i32, Move)>,
 }
 
 #[derive(Clone, Debug)]
@@ -162,37 +168,57 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     }
     s.order(pos, &mut moves, 0);
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let lines = limits.lines.clamp(1, moves.len());
     for depth in 1..=max_depth {
-        let mut best = (i32::MIN, moves[0]);
-        let mut alpha = -eval.win() - 1;
+        // The best `lines` scores so far, best first: the last of them is the window's
+        // lower bound, so every move that may join them gets an exact score.
+        let mut top: Vec<(i32, Move)> = Vec::with_capacity(lines + 1);
         let mut scores = vec![i32::MIN; moves.len()];
         for (i, &m) in moves.iter().enumerate() {
+            let alpha = if top.len() < lines {
+                -eval.win() - 1
+            } else {
+                top[lines - 1].0
+            };
             let child = pos.play(t, m);
             let score = s.child_value(pos, &child, depth - 1, alpha, eval.win() + 1, 1);
             if s.aborted {
                 break;
             }
             scores[i] = score;
-            if score > best.0 || i == 0 {
-                best = (score, m);
+            // After the equal scores already there: the earlier move stays ahead.
+            let at = top.partition_point(|&(v, _)| v >= score);
+            if at < lines {
+                top.insert(at, (score, m));
+                top.truncate(lines);
             }
-            alpha = alpha.max(score);
         }
         if s.aborted {
             // The moves searched before the budget ran out were searched to this depth: one
             // that beat the first (the last iteration's best) is the better move.
-            if best.1 != moves[0] {
-                result.best = Some(best.1);
-                result.score = best.0;
+            // It is reported like a finished iteration, so the last line shown (and the
+            // lines a level chooses from) agree with the move played.
+            if let Some(&(score, best)) = top.first().filter(|t| t.1 != moves[0]) {
+                result.best = Some(best);
+                result.score = score;
+                on_iteration(&Iteration {
+                    depth,
+                    score,
+                    nodes: s.nodes,
+                    time: s.start.elapsed(),
+                    best,
+                    lines: top,
+                });
             }
             break;
         }
         // The next iteration searches the moves in the order of this one's values (a stable
-        // sort: the best first), so that the most promising moves are searched deeper first
-        // when the budget ends it early.
+        // sort: the best first, so the lines lead), so that the most promising moves are
+        // searched deeper first when the budget ends it early.
         let mut scored: Vec<(i32, Move)> = scores.into_iter().zip(moves).collect();
         scored.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
         moves = scored.into_iter().map(|(_, m)| m).collect();
+        let best = top[0];
         result = MultiResult {
             best: Some(best.1),
             score: best.0,
@@ -205,6 +231,7 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
             nodes: s.nodes,
             time: s.start.elapsed(),
             best: best.1,
+            lines: top,
         });
         if best.0.abs() >= eval.win() - MAX_PLY as i32 {
             break;
@@ -270,6 +297,7 @@ pub fn search_game<B: BitSet>(
     method: Method,
     limits: &Limits,
     stop: &AtomicBool,
+    lines: usize,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let t = &game.tables;
@@ -282,6 +310,7 @@ pub fn search_game<B: BitSet>(
         soft: budget.soft,
         started: Some(started),
         capture_plies: QUIESCENCE_CAPTURES,
+        lines,
     };
     let players = t.players() as i32;
     let score = |s: i32| score_for(eval.win(), players, s);
@@ -294,16 +323,18 @@ pub fn search_game<B: BitSet>(
         let halt = &halt;
         scope.spawn(move || time::watchdog(deadline, stop, halt));
         let r = search(t, eval, &game.pos, &keys, method, multi, halt, |it| {
-            on_info(&Info {
-                depth: it.depth,
-                seldepth: it.depth,
-                multipv: 1,
-                score: score(it.score),
-                nodes: it.nodes,
-                time: it.time,
-                pv: vec![it.best],
-                hashfull: 0,
-            })
+            for (i, &(value, mv)) in it.lines.iter().enumerate() {
+                on_info(&Info {
+                    depth: it.depth,
+                    seldepth: it.depth,
+                    multipv: i as u32 + 1,
+                    score: score(value),
+                    nodes: it.nodes,
+                    time: it.time,
+                    pv: vec![mv],
+                    hashfull: 0,
+                });
+            }
         });
         halt.store(true, Ordering::Relaxed);
         r

@@ -7,7 +7,7 @@ use super::clock::TimeControl;
 use super::error::ApiError;
 use super::guard;
 use super::record::game_text;
-use super::table::{Budget, Room, Seat};
+use super::table::{Budget, Room, Seat, SeatLevel};
 use super::view::{PlyView, TargetsView};
 use crate::search::multi_player::Method;
 use serde_json::{json, Value};
@@ -150,7 +150,15 @@ fn post(room: &Arc<Room>, path: &str, body: &Value) -> Result<Answer, ApiError> 
             room.new_game(text("variant")?, text("position")?, clock)?
         }
         "/api/undo" => room.undo()?,
-        "/api/seats" => room.set_seats(seats(body)?)?,
+        "/api/seats" => {
+            let (seats, levels) = (seats(body)?, levels(body)?);
+            if seats.is_none() && levels.is_none() {
+                return Err(ApiError::BadRequest(
+                    "expected {\"seats\": [...]} and/or {\"levels\": [...]}".into(),
+                ));
+            }
+            room.set_seats(seats, levels)?
+        }
         "/api/engine" => {
             let method = text("method")?
                 .map(|m| {
@@ -214,8 +222,11 @@ fn seat(body: &Value) -> Result<Option<usize>, ApiError> {
     Ok(number(body, "seat")?.map(|n| n as usize))
 }
 
-/// `{"seats": ["human", "engine", ...]}`
-fn seats(body: &Value) -> Result<Vec<Seat>, ApiError> {
+/// `{"seats": ["human", "engine", ...]}`, if given.
+fn seats(body: &Value) -> Result<Option<Vec<Seat>>, ApiError> {
+    if body["seats"].is_null() {
+        return Ok(None);
+    }
     let bad =
         || ApiError::BadRequest("expected {\"seats\": [\"human\" or \"engine\", ...]}".into());
     body["seats"]
@@ -223,7 +234,29 @@ fn seats(body: &Value) -> Result<Vec<Seat>, ApiError> {
         .ok_or_else(bad)?
         .iter()
         .map(|s| s.as_str().and_then(Seat::from_name).ok_or_else(bad))
-        .collect()
+        .collect::<Result<_, _>>()
+        .map(Some)
+}
+
+/// `{"levels": [20, 5, ...]}`, one per seat, if given.
+fn levels(body: &Value) -> Result<Option<Vec<SeatLevel>>, ApiError> {
+    if body["levels"].is_null() {
+        return Ok(None);
+    }
+    let list = body["levels"].as_array().ok_or_else(|| {
+        ApiError::BadRequest("'levels' must be a list with a level per seat".into())
+    })?;
+    list.iter()
+        .map(|n| {
+            n.as_u64().and_then(SeatLevel::new).ok_or_else(|| {
+                ApiError::BadRequest(format!(
+                    "level {n} is not a whole number from 0 (weakest) to {} (full strength)",
+                    SeatLevel::FULL.number()
+                ))
+            })
+        })
+        .collect::<Result<_, _>>()
+        .map(Some)
 }
 
 /// A new budget per engine move when any of `nodes`, `movetime` (ms), `depth` is given.

@@ -1,12 +1,12 @@
 //! The game kept on disk: after every change of the game the server writes what it needs to
-//! continue it (variant, start position, moves, seats, engine settings) to one JSON file per
+//! continue it (variant, start position, moves, seats and their levels, engine settings) to one JSON file per
 //! port, so that Ctrl-C, a crash or a closed terminal does not lose the game. The file is
 //! written beside itself and renamed over the old one, so a crash mid-write leaves the
 //! previous file whole. A timed game keeps its time control and each side's time at the
 //! last write, so that each side resumes with the time it had.
 
 use super::clock::TimeControl;
-use super::settings::{Budget, Seat};
+use super::settings::{Budget, Seat, SeatLevel};
 use crate::bitboard::BitSet;
 use crate::game::Game;
 use crate::search::multi_player::Method;
@@ -27,6 +27,8 @@ pub struct SavedGame {
     pub start: String,
     pub moves: Vec<String>,
     pub seats: Vec<Seat>,
+    /// The engine's level per seat; empty in files from before levels (full strength).
+    pub levels: Vec<SeatLevel>,
     pub budget: Budget,
     pub multi_pv: usize,
     pub method: Method,
@@ -185,6 +187,7 @@ fn to_json(g: &SavedGame) -> Value {
         "start": g.start,
         "moves": g.moves,
         "seats": g.seats.iter().map(|s| s.name()).collect::<Vec<_>>(),
+        "levels": g.levels.iter().map(|l| l.number()).collect::<Vec<_>>(),
         "engine": {
             "nodes": g.budget.nodes,
             "movetime": g.budget.movetime_ms,
@@ -238,6 +241,16 @@ fn parse(text: &str) -> Result<SavedGame, String> {
         .iter()
         .map(|s| s.as_str().and_then(Seat::from_name).ok_or("a bad seat"))
         .collect::<Result<Vec<_>, _>>()?;
+    // Absent in files from before levels.
+    let levels = match &v["levels"] {
+        Value::Null => Vec::new(),
+        l => l
+            .as_array()
+            .ok_or("a bad levels list")?
+            .iter()
+            .map(|n| n.as_u64().and_then(SeatLevel::new).ok_or("a bad level"))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
     let e = &v["engine"];
     // null (no limit) is kept as null; anything else must be a number.
     let number = |name: &str| match &e[name] {
@@ -256,6 +269,7 @@ fn parse(text: &str) -> Result<SavedGame, String> {
         start: string(&v["start"], "start position")?,
         moves,
         seats,
+        levels,
         budget: Budget {
             nodes: number("nodes")?,
             movetime_ms: number("movetime")?,
@@ -291,6 +305,7 @@ mod tests {
             start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             moves: vec!["e2e4".into(), "e7e5".into()],
             seats: vec![Seat::Human, Seat::Engine],
+            levels: vec![SeatLevel::FULL, SeatLevel::new(3).unwrap()],
             budget: Budget {
                 nodes: None,
                 movetime_ms: Some(1000),
@@ -332,6 +347,13 @@ mod tests {
             parse(&v.to_string()).unwrap_err(),
             "a bad clock 'remaining'"
         );
+        let mut v = to_json(&game());
+        v["levels"] = json!([20, 21]);
+        assert_eq!(parse(&v.to_string()).unwrap_err(), "a bad level");
+        // A file from before levels: full strength.
+        let mut v = to_json(&game());
+        v.as_object_mut().unwrap().remove("levels");
+        assert_eq!(parse(&v.to_string()).unwrap().levels, []);
         let mut v = to_json(&game());
         v["clock"] = Value::Null;
         assert_eq!(parse(&v.to_string()).unwrap().clock, None);

@@ -2,6 +2,7 @@
 //! the table so that the kept game ([`super::saved`]) can name them without importing the
 //! table that keeps it.
 
+use crate::search::strength::{Level, MAX_LEVEL};
 use crate::search::Limits;
 use std::time::Duration;
 
@@ -24,6 +25,31 @@ impl Seat {
             "engine" => Some(Seat::Engine),
             _ => None,
         }
+    }
+}
+
+/// How strongly the engine plays a seat: the `Skill Level` of the protocols, 0 (weakest) to
+/// 20 (full strength), played through the same [`Level`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatLevel(u8);
+
+impl SeatLevel {
+    pub const FULL: SeatLevel = SeatLevel(MAX_LEVEL as u8);
+
+    /// The level numbered `n`, if it is one.
+    pub fn new(n: u64) -> Option<SeatLevel> {
+        u8::try_from(n)
+            .ok()
+            .filter(|&n| n <= SeatLevel::FULL.0)
+            .map(SeatLevel)
+    }
+
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    pub fn level(self) -> Level {
+        Level::new(f64::from(self.0))
     }
 }
 

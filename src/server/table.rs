@@ -11,7 +11,7 @@ use super::clock::{flag_outcome, CanMate, Clocks, TimeControl};
 use super::error::ApiError;
 use super::hub::Hub;
 use super::saved::{MovesView, SavedGame, Store};
-pub use super::settings::{Budget, Seat};
+pub use super::settings::{Budget, Seat, SeatLevel};
 use super::view::{outcome_json, outcome_text, seat_names, StateView};
 use crate::game::{AnyTables, Outcome};
 use crate::games;
@@ -52,6 +52,8 @@ struct RunningSearch {
 pub struct Table {
     session: Session,
     seats: Vec<Seat>,
+    /// How strongly the engine plays each seat when the seat is the engine's.
+    levels: Vec<SeatLevel>,
     budget: Budget,
     analysis: bool,
     /// Engine seats wait (after "pause", or an undo in an engine-only game).
@@ -109,6 +111,7 @@ impl Room {
         let table = Table {
             session,
             seats: default_seats(players),
+            levels: vec![SeatLevel::FULL; players],
             budget: Budget {
                 nodes: None,
                 movetime_ms: Some(1000),
@@ -203,6 +206,17 @@ impl Room {
                 ));
             }
             t.seats = saved.seats.clone();
+            // Files from before levels have none: full strength.
+            if !saved.levels.is_empty() {
+                if saved.levels.len() != t.seats.len() {
+                    return Err(format!(
+                        "{} levels for {} seats",
+                        saved.levels.len(),
+                        t.seats.len()
+                    ));
+                }
+                t.levels = saved.levels.clone();
+            }
             t.budget = saved.budget;
             let options = SearchOptions {
                 multi_pv: saved.multi_pv.clamp(1, 8),
@@ -247,9 +261,11 @@ impl Room {
             players: t
                 .seats
                 .iter()
-                .map(|s| match s {
+                .zip(&t.levels)
+                .map(|(s, level)| match s {
                     Seat::Human => "Human".to_string(),
-                    Seat::Engine => "Panoply".to_string(),
+                    Seat::Engine if *level == SeatLevel::FULL => "Panoply".to_string(),
+                    Seat::Engine => format!("Panoply (level {})", level.number()),
                 })
                 .collect(),
             outcome: t.outcome(),
@@ -297,16 +313,27 @@ impl Room {
         })
     }
 
-    pub fn set_seats(self: &Arc<Self>, seats: Vec<Seat>) -> Result<Value, ApiError> {
+    /// Who plays each seat, and how strongly the engine plays each; nothing changes unless
+    /// every list given has one entry per seat.
+    pub fn set_seats(
+        self: &Arc<Self>,
+        seats: Option<Vec<Seat>>,
+        levels: Option<Vec<SeatLevel>>,
+    ) -> Result<Value, ApiError> {
         self.change(|t| {
-            if seats.len() != t.seats.len() {
+            let count = t.seats.len();
+            let given = [seats.as_ref().map(Vec::len), levels.as_ref().map(Vec::len)];
+            if let Some(n) = given.into_iter().flatten().find(|&n| n != count) {
                 return Err(ApiError::BadRequest(format!(
-                    "this game has {} seats, not {}",
-                    t.seats.len(),
-                    seats.len()
+                    "this game has {count} seats, not {n}"
                 )));
             }
-            t.seats = seats;
+            if let Some(seats) = seats {
+                t.seats = seats;
+            }
+            if let Some(levels) = levels {
+                t.levels = levels;
+            }
             Ok(())
         })
     }
@@ -400,6 +427,11 @@ impl Room {
                 ..Limits::default()
             },
         };
+        // The seat's level, through the session as the protocols' `Skill Level` goes (analysis
+        // is at full strength whatever the level).
+        let mut play = t.session.play_settings();
+        play.level = t.levels.get(side).map_or(SeatLevel::FULL, |l| *l).level();
+        t.session.set_play_settings(play);
         let id = t.next_search;
         t.next_search += 1;
         let stop = Arc::new(AtomicBool::new(false));
@@ -544,6 +576,7 @@ impl Table {
         }
         if self.seats.len() != players {
             self.seats = default_seats(players);
+            self.levels = vec![SeatLevel::FULL; players];
         }
         self.paused = false;
         self.resumed = false;
@@ -596,6 +629,7 @@ impl Table {
         v["clock"] = json!(self.clocks.as_ref().map(|c| c.to_json(Instant::now())));
         let options = self.session.options();
         v["seats"] = json!(self.seats.iter().map(|s| s.name()).collect::<Vec<_>>());
+        v["levels"] = json!(self.levels.iter().map(|l| l.number()).collect::<Vec<_>>());
         v["engine"] = json!({
             "nodes": self.budget.nodes,
             "movetime": self.budget.movetime_ms,
@@ -625,6 +659,7 @@ impl Table {
             start,
             moves,
             seats: self.seats.clone(),
+            levels: self.levels.clone(),
             budget: self.budget,
             multi_pv: self.session.options().multi_pv,
             method: self.session.multi_player_method(),

@@ -187,6 +187,13 @@ def aof5_three_engines(page):
     # From the start: the person plays the Catholics, the engine the three other armies.
     open_game(page, "aof5", seats=["human", "engine", "engine", "engine"], budget="500 nodes")
     expect(page.locator("rect.cell")).to_have_count(320)
+    # A skill level per engine army: the Protestants at 3, the Byzantines at 0 (weakest).
+    for seat, level in ((1, "3"), (3, "0")):
+        with page.expect_request(lambda r: r.url.endswith("/api/seats") and r.method == "POST") as sent:
+            page.locator(f'#seats select[data-level="{seat}"]').select_option(level)
+        expect(page.locator(f'#seats select[data-level="{seat}"]')).to_have_value(level)
+    assert sent.value.post_data_json == {"levels": [20, 3, 20, 0]}, sent.value.post_data_json
+    assert page.request.get(f"{BASE}/api/state").json()["levels"] == [20, 3, 20, 0]
     for round_number in (1, 2):
         state = page.request.get(f"{BASE}/api/state").json()
         assert state["side"] == 0, state["side"]
@@ -208,7 +215,8 @@ def aof5_three_engines(page):
     page.select_option("#view-from", label="Islamic")
     shot(page, "aof5-islamic-view")
     page.select_option("#view-from", label="Catholic")
-    return "AoF5: 2 rounds, the person Catholic and the engine 3 armies; last moves of 4 armies marked"
+    return ("AoF5: 2 rounds, the person Catholic and the engine 3 armies at levels 3, 20, 0; "
+            "last moves of 4 armies marked")
 
 
 def aof5_checkmate_announced(page):

@@ -446,8 +446,9 @@ function wireControls() {
   $("view-from").addEventListener("change", () => { viewFrom = Number($("view-from").value); render(); });
   $("per-row").addEventListener("change", () => render());
   $("seats").addEventListener("change", (ev) => {
-    const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
-    if (ev.target.dataset.seat !== undefined) act(post("/api/seats", { seats }));
+    const chosen = (kind) => [...document.querySelectorAll(`#seats select[data-${kind}]`)].map((s) => s.value);
+    if (ev.target.dataset.seat !== undefined) act(post("/api/seats", { seats: chosen("seat") }));
+    if (ev.target.dataset.level !== undefined) act(post("/api/seats", { levels: chosen("level").map(Number) }));
   });
   $("budget").addEventListener("change", () => act(post("/api/engine", JSON.parse($("budget").value))));
   $("multipv").addEventListener("change", () => act(post("/api/engine", { multipv: Number($("multipv").value) })));

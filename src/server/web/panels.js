@@ -28,10 +28,17 @@ export function statusHtml(state) {
   return text;
 }
 
+// Who plays each seat, and the engine's skill level for it (0 weakest, 20 full strength);
+// called "skill" on the page, as "level" names the boards of the 3D games.
 export function seatsHtml(state) {
+  const levels = [...Array(21).keys()];
   return state.names.map((name, i) =>
     `<label class="seat">${swatch(state, i)}${esc(name)} <select data-seat="${i}">` +
     ["human", "engine"].map((s) => `<option${state.seats[i] === s ? " selected" : ""}>${s}</option>`).join("") +
+    `</select></label>` +
+    `<label class="level" title="the engine's skill level for ${esc(name)}: 0 weakest, 20 full strength">skill ` +
+    `<select data-level="${i}">` +
+    levels.map((n) => `<option${state.levels[i] === n ? " selected" : ""}>${n}</option>`).join("") +
     `</select></label>`).join("");
 }
 
