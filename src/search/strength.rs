@@ -163,7 +163,10 @@ mod tests {
         assert_eq!(Level::from_elo(1420), Level::new(4.0));
         assert_eq!(Level::from_elo(100), Level::new(0.0));
         let levels: Vec<f64> = (MIN_ELO..=MAX_ELO).map(|e| Level::from_elo(e).0).collect();
-        assert!(levels.windows(2).all(|w| w[0] <= w[1]), "the scale rises with the Elo");
+        assert!(
+            levels.windows(2).all(|w| w[0] <= w[1]),
+            "the scale rises with the Elo"
+        );
         assert!(Level::FULL.node_limit().is_none());
         assert_eq!(Level::new(0.0).node_limit(), Some(400));
         assert_eq!(Level::new(4.0).largest_loss(), 300);
