@@ -66,7 +66,10 @@ fn uci_loads_a_network_refuses_bad_files_and_keeps_the_evaluation() {
     assert!(lines.contains(&"option name UseNNUE type check default true".to_string()));
     assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
 
+    // The classical evaluation, whether or not a network is built in for the family.
+    say(&mut e, "setoption name UseNNUE value false");
     let classical = search(&mut e);
+    say(&mut e, "setoption name UseNNUE value true");
     let reply = say(
         &mut e,
         &format!("setoption name EvalFile value {}", good.display()),
