@@ -31,16 +31,7 @@ fn both_methods_find_the_winning_checkmate() {
             depth: Some(2),
             ..Default::default()
         };
-        let r = search(
-            &t,
-            &eval,
-            &pos,
-            &[],
-            method,
-            limits,
-            &AtomicBool::new(false),
-            |_| {},
-        );
+        let r = search_quietly(&t, &eval, &pos, method, limits);
         let best = r.best.expect("a move");
         let after = pos.play(&t, best);
         assert_eq!(
@@ -171,6 +162,26 @@ fn the_searcher_plays_four_player_games() {
     }
 }
 
+/// A search of `pos` with no game history, never stopped, its iterations unreported.
+fn search_quietly(
+    t: &panoply::movegen::tables::Tables<panoply::bitboard::Wide>,
+    eval: &Eval<panoply::bitboard::Wide>,
+    pos: &panoply::position::Position<panoply::bitboard::Wide>,
+    method: Method,
+    limits: MultiLimits,
+) -> panoply::search::multi_player::MultiResult {
+    search(
+        t,
+        eval,
+        pos,
+        &[],
+        method,
+        limits,
+        &AtomicBool::new(false),
+        |_| {},
+    )
+}
+
 /// The best move of a depth-1 search for the army to move, with `captures` quiescence
 /// captures beyond the depth.
 fn depth_one_best(
@@ -185,16 +196,7 @@ fn depth_one_best(
         ..Default::default()
     };
     let eval = Eval::new(t);
-    let r = search(
-        t,
-        &eval,
-        pos,
-        &[],
-        method,
-        limits,
-        &AtomicBool::new(false),
-        |_| {},
-    );
+    let r = search_quietly(t, &eval, pos, method, limits);
     panoply::movegen::notation::format_move(t, r.best.expect("a move"))
 }
 
@@ -261,16 +263,7 @@ fn the_search_finds_a_checkmate_in_two() {
             depth: Some(3),
             ..Default::default()
         };
-        let r = search(
-            &t,
-            &eval,
-            &pos,
-            &[],
-            method,
-            limits,
-            &AtomicBool::new(false),
-            |_| {},
-        );
+        let r = search_quietly(&t, &eval, &pos, method, limits);
         // Won three plies from the root: Catholic, Byzantine, Catholic.
         assert_eq!(r.score, panoply::games::aof5::eval::WIN - 3, "{method:?}");
         let after = pos.play(&t, r.best.expect("a move"));
@@ -300,17 +293,7 @@ fn an_unfinished_iteration_still_refutes_the_first_iteration_s_move() {
             nodes,
             ..Default::default()
         };
-        let stop = AtomicBool::new(false);
-        let r = search(
-            &t,
-            &eval,
-            &pos,
-            &[],
-            Method::BestReply,
-            limits,
-            &stop,
-            |_| {},
-        );
+        let r = search_quietly(&t, &eval, &pos, Method::BestReply, limits);
         let best = panoply::movegen::notation::format_move(&t, r.best.expect("a move"));
         (best, r.depth, r.nodes)
     };
