@@ -37,8 +37,9 @@ commands:
   <move>                      play a move for the side/army to move (e.g. e2e4, wd2wd3, gt1ft1, pass)
   show                        the board (levels side by side), holdings, armies still playing
   moves                       the legal moves
-  eval                        the static evaluation (four-player games: each army's score
-                              and its utility, its score less the mean of the others)
+  eval                        the static evaluation, the network's where the variant has one,
+                              with the classical figure (four-player games: each army's
+                              score and its utility, its score less the mean of the others)
   undo                        take back the last move
   go [depth N|nodes N|movetime MS]
                               the engine chooses and plays a move (default: movetime 1000)
@@ -344,8 +345,16 @@ impl<B: BitSet> Board<B> {
         let t = &self.game.tables;
         let pos = &self.game.pos;
         if t.players() == 2 {
-            let score = crate::eval::Evaluator::new(t).evaluate(t, pos);
-            return format!("eval {score} for {}", self.player_name(pos.side));
+            let classical = crate::eval::Evaluator::new(t).evaluate(t, pos);
+            let side = self.player_name(pos.side);
+            // The search's own evaluation: the built-in network where the variant has one.
+            return match crate::nnue::EvalSettings::default().network_for(t) {
+                Some(net) => {
+                    let score = net.combine(net.evaluate_full(pos), || classical);
+                    format!("eval {score} for {side} (network; classical {classical})")
+                }
+                None => format!("eval {classical} for {side} (classical)"),
+            };
         }
         let eval = crate::games::aof5::eval::Eval::new(t);
         let scores = eval.army_scores(t, pos);
@@ -421,11 +430,13 @@ mod tests {
             let utility: i32 = line.rsplit(' ').next().unwrap().parse().unwrap();
             assert!(utility.abs() <= 60, "{line}");
         }
-        assert!(run(
-            &mut Shell::new("chess", None, Method::DEFAULT).unwrap(),
-            "eval"
-        )
-        .ends_with("for white"));
+        let chess = run(&mut Shell::new("chess", None, Method::DEFAULT).unwrap(), "eval");
+        assert!(chess.contains(" for white (network; classical "), "{chess}");
+        let shatranj = run(
+            &mut Shell::new("shatranj", None, Method::DEFAULT).unwrap(),
+            "eval",
+        );
+        assert!(shatranj.ends_with(" for white (classical)"), "{shatranj}");
     }
 
     #[test]

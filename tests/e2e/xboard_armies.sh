@@ -18,57 +18,12 @@ variant=cwda-forward-nutty
 games=2
 tc=0:20
 inc=0.2
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --variant) shift; variant=$1 ;;
-        --games) shift; games=$1 ;;
-        --tc) shift; tc=$1 ;;
-        --inc) shift; inc=$1 ;;
-        *) echo "usage: $0 [--variant NAME] [--games N] [--tc M:SS] [--inc S]" >&2; exit 2 ;;
-    esac
-    shift
-done
-
 source tests/e2e/lib.sh
-install_missing xboard xvfb
-XBOARD=/usr/games/xboard
-PANOPLY=$(panoply_binary)
+parse_self_play_args "$0 [--variant NAME] [--games N] [--tc M:SS] [--inc S]" "$@"
+start_xboard_run xboard xvfb
 ARMIES=$(pwd)/armies/unofficial.toml
-work=$(mktemp -d)
-trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT; echo "work dir: $work" >&2
-failures=0
 
-echo "== $variant: $games games at $tc + $inc s, legality testing on" >&2
-timeout $((games * 600)) xvfb-run -a "$XBOARD" -noGUI -popupExitMessage false \
-    -saveSettingsOnExit false -variant "$variant" -testLegality true -autoCallFlag true \
-    -fcp "$PANOPLY --armies $ARMIES" -fd "$work" -scp "$PANOPLY --armies $ARMIES" -sd "$work" \
-    -mg "$games" -tc "$tc" -inc "$inc" -xponder -smpCores 1 -defaultHashSize 16 \
-    -saveGameFile "$work/games.pgn" -debug -nameOfDebugFile "$work/debug.txt" \
-    > "$work/xboard.log" 2>&1 || { echo "FAIL: xboard exited with $?" >&2; failures=$((failures + 1)); }
-touch "$work/games.pgn"
-if grep -q "panicked" "$work/xboard.log" "$work/debug.txt" 2>/dev/null; then
-    echo "FAIL: Panoply panicked" >&2
-    failures=$((failures + 1))
-fi
-if grep -qiE "illegal move|Illegal move" "$work/debug.txt" 2>/dev/null; then
-    echo "FAIL: a move was called illegal:" >&2
-    grep -m3 -iE "illegal move" "$work/debug.txt" >&2
-    failures=$((failures + 1))
-fi
-n=$(grep -c '^\[Result "[^*]' "$work/games.pgn" || true)
-if [ "$n" -ne "$games" ]; then
-    echo "FAIL: $n of $games games finished" >&2
-    failures=$((failures + 1))
-fi
-endings=$(tr '\n' ' ' < "$work/games.pgn" | grep -oE '\{[^}]*\} *(1-0|0-1|1/2-1/2|\*)' || true)
-while read -r ending; do
-    [ -n "$ending" ] || continue
-    echo "   $ending" >&2
-    if echo "$ending" | grep -qiE 'illegal|invalid|forfeit|on time|flag|crash|terminat|unexpected|abort|false|disconnect|error'; then
-        echo "FAIL: abnormal ending $ending" >&2
-        failures=$((failures + 1))
-    fi
-done <<< "$endings"
+xboard_self_play "$work" "$variant" "$games" "$tc" "$inc" "$PANOPLY --armies $ARMIES" true "$variant"
 
 echo "armies in XBoard ($variant): failures: $failures" >&2
 [ "$failures" -eq 0 ]

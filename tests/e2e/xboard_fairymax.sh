@@ -40,8 +40,7 @@ while [ $# -gt 0 ]; do
 done
 
 source tests/e2e/lib.sh
-install_missing xboard fairymax xvfb
-XBOARD=/usr/games/xboard
+start_xboard_run xboard fairymax xvfb
 FAIRYMAX=/usr/games/fairymax
 
 # Fairy-Max 5.0b crashes (segmentation fault) on XBoard's `computer` command in half of the
@@ -49,12 +48,8 @@ FAIRYMAX=/usr/games/fairymax
 # opponent is a program, so a filter in front of Fairy-Max drops it.
 fairymax_cmd="sh -c 'grep --line-buffered -vx computer | $FAIRYMAX'"
 
-PANOPLY=$(panoply_binary)
-work=$(mktemp -d)
-trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT; echo "work dir: $work" >&2
 all_pgn=$work/all.pgn
 : > "$all_pgn"
-failures=0
 panoply_points=0   # in half points
 played=0
 
