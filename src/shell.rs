@@ -430,7 +430,10 @@ mod tests {
             let utility: i32 = line.rsplit(' ').next().unwrap().parse().unwrap();
             assert!(utility.abs() <= 60, "{line}");
         }
-        let chess = run(&mut Shell::new("chess", None, Method::DEFAULT).unwrap(), "eval");
+        let chess = run(
+            &mut Shell::new("chess", None, Method::DEFAULT).unwrap(),
+            "eval",
+        );
         assert!(chess.contains(" for white (network; classical "), "{chess}");
         let shatranj = run(
             &mut Shell::new("shatranj", None, Method::DEFAULT).unwrap(),
