@@ -1,7 +1,7 @@
 //! The network evaluation through the built binary: `UseNNUE` and `EvalFile` in UCI and
-//! XBoard, and `--eval-file` / `--no-nnue` on the command line. A good file is used, a
-//! damaged one or one that cannot evaluate the variant is refused with one line and the
-//! evaluation stays what it was.
+//! XBoard, and `--eval-file` / `--no-nnue` on the command line. A good file is used (in the
+//! protocols a file for another variant is kept until that variant is chosen), a damaged one
+//! is refused with one line and the evaluation stays what it was.
 
 use crate::protocol_common::{legal_moves, uci_say as say, Engine};
 use panoply::game::AnyTables;
@@ -91,7 +91,6 @@ fn uci_loads_a_network_refuses_bad_files_and_keeps_the_evaluation() {
 
     for (bad, why) in [
         (damaged.clone(), "damaged (checksum mismatch)"),
-        (shatranj.clone(), "does not know the piece"),
         (PathBuf::from("/no/such/net.nnue"), "No such file"),
     ] {
         let reply = say(
@@ -119,6 +118,29 @@ fn uci_loads_a_network_refuses_bad_files_and_keeps_the_evaluation() {
     assert_eq!(search(&mut e), classical);
     say(&mut e, "setoption name UseNNUE value true");
     assert_eq!(search(&mut e), with_net);
+
+    // GUIs send options before the variant: a shatranj network loaded while the variant is
+    // still chess is kept for shatranj, and chess goes back to its built-in evaluation.
+    let reply = say(
+        &mut e,
+        &format!("setoption name EvalFile value {}", shatranj.display()),
+    );
+    assert_eq!(reply.len(), 1, "{reply:?}");
+    assert!(
+        reply[0].starts_with("info string chess: network (built in;")
+            && reply[0].contains("is kept for other variants")
+            && reply[0].contains("does not know the piece"),
+        "{reply:?}"
+    );
+    assert_ne!(search(&mut e), with_net, "the chess file was replaced");
+    let reply = say(&mut e, "setoption name UCI_Variant value shatranj");
+    assert_eq!(
+        reply,
+        vec![format!(
+            "info string shatranj: network ({}; cwda family, 32 hidden, 6 pieces)",
+            shatranj.display()
+        )]
+    );
     for p in [good, damaged, shatranj] {
         let _ = std::fs::remove_file(p);
     }
@@ -178,10 +200,18 @@ fn the_command_line_takes_a_network_and_refuses_a_bad_one() {
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("damaged"), "{stderr}");
 
+    // On the command line the variant is known: a file that cannot evaluate it is refused.
+    let shatranj = network_file("cli-shatranj", &["shatranj"], 11);
+    let out = run(&["--eval-file", &shatranj.display().to_string()]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("does not know the piece"), "{stderr}");
+
     let out = run(&["--no-nnue", "--eval-file", &good_path]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("classical evaluation"), "{stderr}");
-    for p in [good, damaged] {
+    for p in [good, damaged, shatranj] {
         let _ = std::fs::remove_file(p);
     }
 }

@@ -26,9 +26,14 @@ impl EvalArgs {
             file: None,
         };
         if let Some(path) = &self.eval_file {
+            let refused = |e| Failure(format!("{}: {e}", path.display()));
             settings
-                .load_file(&path.to_string_lossy(), t)
-                .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
+                .load_file(&path.to_string_lossy())
+                .map_err(refused)?;
+            // Here the variant is known: a file that cannot evaluate it is a mistake.
+            if let Some(Err(e)) = settings.file_network(t) {
+                return Err(refused(e));
+            }
         }
         eprintln!("{}", settings.describe(t));
         Ok(settings)

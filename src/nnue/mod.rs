@@ -203,11 +203,10 @@ impl EvalSettings {
         if !self.use_nnue {
             return None;
         }
-        if let Some((path, net)) = &self.file {
-            match Nnue::new(net.clone(), t) {
-                Ok(n) => return Some(Arc::new(n)),
-                Err(e) => log::info!("{}: not for {}: {e}", path.display(), t.variant.name),
-            }
+        match self.file_network(t) {
+            Some(Ok(n)) => return Some(Arc::new(n)),
+            Some(Err(e)) => log::info!("EvalFile not for {}: {e}", t.variant.name),
+            None => {}
         }
         let net = embedded(t.variant.family)?;
         Nnue::new(net, t)
@@ -216,24 +215,34 @@ impl EvalSettings {
             .map(Arc::new)
     }
 
-    /// Loads `path` as the `EvalFile` network, refusing a file that is bad or cannot
-    /// evaluate the variant of `t`; the settings are unchanged on error. An empty path
-    /// forgets the file.
-    pub fn load_file<B: BitSet>(&mut self, path: &str, t: &Tables<B>) -> Result<(), NnueError> {
+    /// The `EvalFile` network made ready for the variant of `t`, or why it cannot serve it;
+    /// `None` when no file is loaded.
+    pub fn file_network<B: BitSet>(&self, t: &Tables<B>) -> Option<Result<Nnue, NnueError>> {
+        let (_, net) = self.file.as_ref()?;
+        Some(Nnue::new(net.clone(), t))
+    }
+
+    /// Loads `path` as the `EvalFile` network, refusing a file that is unreadable, damaged or
+    /// out of bounds; the settings are unchanged on error. A good file is kept even when it
+    /// cannot evaluate the current variant: GUIs send options before the variant, so a
+    /// shatranj network arrives while the variant is still chess. It is used for the variants
+    /// whose pieces it knows. An empty path forgets the file.
+    pub fn load_file(&mut self, path: &str) -> Result<(), NnueError> {
         if path.is_empty() {
             self.file = None;
             return Ok(());
         }
         let path = PathBuf::from(path);
-        let net = Arc::new(Network::load(&path).map_err(NnueError::File)?);
-        Nnue::new(net.clone(), t)?;
-        self.file = Some((path, net));
+        let net = Network::load(&path).map_err(NnueError::File)?;
+        layers::check_bounds(&net).map_err(NnueError::Bounds)?;
+        self.file = Some((path, Arc::new(net)));
         Ok(())
     }
 
-    /// One line saying which evaluation the variant of `t` gets.
+    /// One line saying which evaluation the variant of `t` gets, and why a loaded
+    /// `EvalFile` is not used for it.
     pub fn describe<B: BitSet>(&self, t: &Tables<B>) -> String {
-        match self.network_for(t) {
+        let mut line = match self.network_for(t) {
             None => format!("{}: classical evaluation", t.variant.name),
             Some(n) => {
                 let h = &n.network().header;
@@ -249,7 +258,17 @@ impl EvalSettings {
                     h.catalog.entries.len()
                 )
             }
+        };
+        if let (true, Some((path, net)), Some(Err(e))) =
+            (self.use_nnue, &self.file, self.file_network(t))
+        {
+            line += &format!(
+                "; EvalFile {} ({} family) is kept for other variants: {e}",
+                path.display(),
+                net.header.family
+            );
         }
+        line
     }
 }
 

@@ -162,6 +162,11 @@ impl Uci {
             let tables = games::tables(value).map_err(|e| e.to_string())?;
             self.session.set_tables(tables);
             self.position = None;
+            // A network file loaded before the variant: say whether this variant uses it.
+            if self.session.eval_settings().file.is_some() {
+                let line = self.session.eval_description();
+                self.out.send(&format!("info string {line}"));
+            }
             return Ok(());
         }
         let note = options::set(&mut self.session, &mut self.choices, name, value)?;

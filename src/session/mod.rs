@@ -217,7 +217,8 @@ impl Session {
     /// current variant, is refused and the evaluation stays as it was. Returns which
     /// evaluation the variant gets.
     pub fn load_eval_file(&mut self, path: &str) -> Result<String, String> {
-        with_board!(&self.board, b => self.eval.load_file(path, &b.game.tables))
+        self.eval
+            .load_file(path)
             .map_err(|e| format!("EvalFile {path} refused: {e}"))?;
         self.apply_eval();
         Ok(self.eval_description())
