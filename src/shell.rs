@@ -439,7 +439,15 @@ mod tests {
             &mut Shell::new("shatranj", None, Method::DEFAULT).unwrap(),
             "eval",
         );
-        assert!(shatranj.ends_with(" for white (classical)"), "{shatranj}");
+        assert!(
+            shatranj.contains(" for white (network; classical "),
+            "{shatranj}"
+        );
+        let cyclical = run(
+            &mut Shell::new("cyclical", None, Method::DEFAULT).unwrap(),
+            "eval",
+        );
+        assert!(cyclical.ends_with(" for white (classical)"), "{cyclical}");
     }
 
     #[test]

@@ -34,8 +34,10 @@ use std::sync::{Arc, OnceLock};
 /// `networks/<family>.nnue` and add its line, e.g.
 /// `(Family::Cwda, include_bytes!("../../networks/cwda.nnue")),`.
 /// Families not listed here use the classical evaluation unless an `EvalFile` is given.
-pub const EMBEDDED: &[(Family, &[u8])] =
-    &[(Family::Cwda, include_bytes!("../../networks/cwda.nnue"))];
+pub const EMBEDDED: &[(Family, &[u8])] = &[
+    (Family::Cwda, include_bytes!("../../networks/cwda.nnue")),
+    (Family::Swda, include_bytes!("../../networks/swda.nnue")),
+];
 
 /// The protocols' option names (UCI and XBoard alike).
 pub const USE_NNUE: &str = "UseNNUE";
