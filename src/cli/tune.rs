@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct TuneArgs {
-    /// Training files written by `panoply selfplay --record` (one family per run).
+    /// Training files: game records of `panoply datagen` (`.pgd`) or text files of `panoply selfplay --record` (one family per run).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Passes of gradient descent over all positions.

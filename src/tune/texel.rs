@@ -5,15 +5,18 @@
 //! weights at once. Weights are named, so one run fits every variant of a family.
 
 use super::data::Sample;
+use crate::datagen::{read_positions, Filter};
 use crate::eval::params::{family_weights, names_in, Tapered, Weights};
 use crate::eval::Evaluator;
 use crate::games;
+use crate::piece::Player;
+use crate::position::fen;
 use crate::variant::Family;
 use crate::with_tables;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What to tune and how.
 #[derive(Clone, Debug)]
@@ -191,10 +194,15 @@ impl Settings {
     }
 }
 
-/// Every sample of the training files, with the index of its file and its line number.
+/// Every sample of the training files, with the index of its file and its line number (for
+/// `.pgd` files of `panoply datagen`, the game's number).
 pub fn read_samples(files: &[PathBuf]) -> Result<Vec<(Sample, usize, usize)>, TuneError> {
     let mut out = Vec::new();
     for (f, file) in files.iter().enumerate() {
+        if file.extension().is_some_and(|e| e == "pgd") {
+            read_game_records(file, f, &mut out)?;
+            continue;
+        }
         let text = std::fs::read_to_string(file).map_err(|e| TuneError::Read {
             file: file.clone(),
             reason: e.to_string(),
@@ -212,6 +220,30 @@ pub fn read_samples(files: &[PathBuf]) -> Result<Vec<(Sample, usize, usize)>, Tu
         }
     }
     Ok(out)
+}
+
+/// The positions of a `panoply datagen` file that the training filter keeps (quiet, scored,
+/// undecided: [`Filter::default`]), as samples from White's view.
+fn read_game_records(
+    file: &Path,
+    f: usize,
+    out: &mut Vec<(Sample, usize, usize)>,
+) -> Result<(), TuneError> {
+    read_positions(&[file.to_path_buf()], &Filter::default(), |p| {
+        let white = p.position.side == Player::WHITE;
+        let sample = Sample {
+            variant: p.tables.variant.name.clone(),
+            position: fen::format(&p.tables, &p.position),
+            result: f64::from(if white { p.result } else { 1.0 - p.result }),
+            score: i32::from(if white { p.score } else { -p.score }),
+        };
+        out.push((sample, f, p.game as usize + 1));
+    })
+    .map_err(|e| TuneError::Read {
+        file: file.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    Ok(())
 }
 
 /// A traced position with global weight ids; the target is set once K is known.
@@ -455,6 +487,38 @@ pub fn apply(report: &Report, weights: &mut Weights) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The committed `datagen` sample read as tuning samples: every position the training
+    /// filter keeps, in White's view (the scores of White's wins above those of its losses),
+    /// each a position string of its variant.
+    #[test]
+    fn datagen_files_give_samples_from_whites_view() {
+        let file = PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/cwda-sample.pgd"
+        ));
+        let samples = read_samples(std::slice::from_ref(&file)).unwrap();
+        let kept = read_positions(&[file], &Filter::default(), |_| {})
+            .unwrap()
+            .kept;
+        assert_eq!(samples.len() as u64, kept);
+        let mean = |r: f64| {
+            let s: Vec<i32> = samples
+                .iter()
+                .filter(|(x, _, _)| x.result == r)
+                .map(|(x, _, _)| x.score)
+                .collect();
+            assert!(s.len() > 20, "{r}: {} positions", s.len());
+            s.iter().sum::<i32>() as f64 / s.len() as f64
+        };
+        let (won, lost) = (mean(1.0), mean(0.0));
+        assert!(won > 50.0 && lost < -50.0, "White won: {won}, lost: {lost}");
+        for (x, _, _) in &samples {
+            let t = games::tables(&x.variant).unwrap();
+            let parsed = with_tables!(&t, t => fen::parse(t, &x.position).is_ok());
+            assert!(parsed, "{}: {}", x.variant, x.position);
+        }
+    }
 
     /// A few CwDA positions in a training file of their own, whose scores make a Pawn worth
     /// about four times its tuned value.
