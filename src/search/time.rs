@@ -187,7 +187,8 @@ fn short_budget(left: Duration, inc: Duration) -> Budget {
 /// the count halving every iteration), and a score that fell since the last iteration more
 /// still (× 1 + drop / 150 cp, at most × 2). The product stays within × 0.5 … × 2.5; a
 /// deeper iteration is begun only before 60 % of the scaled limit, since the next one takes
-/// longer than all before it. The hard limit is not scaled: it stays the bound.
+/// longer than all before it. The hard limit is not scaled: it stays the bound. Its timed
+/// SPRT against a fixed scale of 1 is undecided so far (docs/strength-history.md).
 pub struct Pacer<M> {
     soft: Option<Duration>,
     best: Option<M>,
