@@ -213,9 +213,9 @@ impl Session {
         self.eval_description()
     }
 
-    /// Loads a network file (`""` forgets it). A bad file, or one that cannot evaluate the
-    /// current variant, is refused and the evaluation stays as it was. Returns which
-    /// evaluation the variant gets.
+    /// Loads a network file (`""` forgets it). A bad file is refused and the evaluation stays
+    /// as it was; a good one for another family waits for its variants. Returns which
+    /// evaluation the current variant gets.
     pub fn load_eval_file(&mut self, path: &str) -> Result<String, String> {
         self.eval
             .load_file(path)
