@@ -5,7 +5,7 @@
 //! still read; anything else that is not a record is an error naming the file and offset.
 
 use super::filter::Filter;
-use super::record::{body_length, GameRecord, RecordError, HEADER_BYTES};
+use super::record::{body_length, GameRecord, RecordError, HEADER_BYTES, MAGIC};
 use crate::game::AnyTables;
 use crate::games;
 use crate::movegen::legal_moves;
@@ -123,6 +123,13 @@ impl fmt::Display for DataError {
 }
 
 impl std::error::Error for DataError {}
+
+/// Whether the file starts like a `panoply datagen` game record (text training files do not).
+pub fn is_game_record(path: &Path) -> std::io::Result<bool> {
+    let mut head = [0u8; 3];
+    let n = File::open(path)?.read(&mut head)?;
+    Ok(n == head.len() && head == MAGIC)
+}
 
 /// Streams the positions of `paths` that `filter` keeps to `each`, file by file, game by
 /// game. Games of variants beyond 64 cells and unfinished games are skipped and counted.

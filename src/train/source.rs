@@ -10,8 +10,7 @@
 //! told apart by the move counter, since every game starts again near move one.
 
 use crate::datagen::filter::Filter;
-use crate::datagen::reader::{read_positions as read_records, DataError};
-use crate::datagen::record::MAGIC;
+use crate::datagen::reader::{is_game_record, read_positions as read_records, DataError};
 use crate::game::AnyTables;
 use crate::games;
 use crate::movegen::tables::Tables;
@@ -20,7 +19,6 @@ use crate::position::Position;
 use crate::tune::data::Sample;
 use std::collections::HashMap;
 use std::fmt;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -126,7 +124,7 @@ pub fn read_positions(
     let mut stats = ReadStats::default();
     let mut text_games = 0;
     for path in paths {
-        if is_game_record(path)? {
+        if is_game_record(path).map_err(|e| SourceError::Io(path.into(), e))? {
             // Game numbers continue after those already read, so held-out splits stay by game.
             let first = stats.games + text_games;
             let summary = read_records(std::slice::from_ref(path), &Filter::default(), |mut p| {
@@ -146,16 +144,6 @@ pub fn read_positions(
     }
     stats.games += text_games;
     Ok(stats)
-}
-
-/// Whether the file starts like a `panoply datagen` game record.
-fn is_game_record(path: &Path) -> Result<bool, SourceError> {
-    let mut head = [0u8; 3];
-    let mut file = std::fs::File::open(path).map_err(|e| SourceError::Io(path.into(), e))?;
-    let n = file
-        .read(&mut head)
-        .map_err(|e| SourceError::Io(path.into(), e))?;
-    Ok(n == head.len() && head == MAGIC)
 }
 
 fn read_file(

@@ -5,6 +5,7 @@
 //! weights at once. Weights are named, so one run fits every variant of a family.
 
 use super::data::Sample;
+use crate::datagen::reader::is_game_record;
 use crate::datagen::{read_positions, Filter};
 use crate::eval::params::{family_weights, names_in, Tapered, Weights};
 use crate::eval::Evaluator;
@@ -195,18 +196,19 @@ impl Settings {
 }
 
 /// Every sample of the training files, with the index of its file and its line number (for
-/// `.pgd` files of `panoply datagen`, the game's number).
+/// game records of `panoply datagen`, told by their first bytes, the game's number).
 pub fn read_samples(files: &[PathBuf]) -> Result<Vec<(Sample, usize, usize)>, TuneError> {
     let mut out = Vec::new();
     for (f, file) in files.iter().enumerate() {
-        if file.extension().is_some_and(|e| e == "pgd") {
+        let unreadable = |e: std::io::Error| TuneError::Read {
+            file: file.clone(),
+            reason: e.to_string(),
+        };
+        if is_game_record(file).map_err(unreadable)? {
             read_game_records(file, f, &mut out)?;
             continue;
         }
-        let text = std::fs::read_to_string(file).map_err(|e| TuneError::Read {
-            file: file.clone(),
-            reason: e.to_string(),
-        })?;
+        let text = std::fs::read_to_string(file).map_err(unreadable)?;
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
