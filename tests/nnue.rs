@@ -215,3 +215,41 @@ fn the_command_line_takes_a_network_and_refuses_a_bad_one() {
         let _ = std::fs::remove_file(p);
     }
 }
+
+/// `panoply bench --eval-file` times a network on the start positions of the variants it
+/// evaluates: on the CwDA bench positions a shatranj file would not be used at all, and the
+/// built-in CwDA network would be timed in its place.
+#[test]
+fn bench_times_a_network_file_on_the_variants_it_evaluates() {
+    let path = network_file("bench-shatranj", &["shatranj"], 12);
+    let net = std::sync::Arc::new(panoply::nnue::format::Network::load(&path).unwrap());
+    let variants = panoply::search::bench::network_variants(&net);
+    assert!(variants.contains(&"shatranj".to_string()), "{variants:?}");
+    assert!(
+        !variants.iter().any(|v| v.starts_with("cwda")),
+        "{variants:?}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_panoply"))
+        .args([
+            "bench",
+            "--depth",
+            "1",
+            "--aof-depth",
+            "1",
+            "--missionary-depth",
+            "1",
+        ])
+        .args(["--search-depth", "0", "--nnue-depth", "3", "--eval-file"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("eval speed"))
+        .unwrap_or_else(|| panic!("no eval speed line: {stdout}"));
+    let expected = format!("start positions of {} variants", variants.len());
+    assert!(line.contains(&expected), "{line}");
+    let _ = std::fs::remove_file(path);
+}

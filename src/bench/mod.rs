@@ -52,19 +52,37 @@ pub fn nnue_speed(depth: u32, network: SpeedNetwork, report: &dyn Fn(&str)) -> R
     if depth == 0 {
         return Ok(());
     }
-    let (net, label) = match network {
+    // A random network knows the bench positions' pieces; a file is timed on the start
+    // positions of the variants it can evaluate.
+    let (net, label, variants) = match network {
         SpeedNetwork::None => return Ok(()),
         SpeedNetwork::Random(hidden) => (
             Arc::new(search_bench::random_network(hidden)?),
             format!("random network, {hidden} hidden"),
+            None,
         ),
         SpeedNetwork::File(net) => {
-            let label = format!("network file, {} hidden", net.header.hidden);
-            (net, label)
+            let variants = search_bench::network_variants(&net);
+            if variants.is_empty() {
+                return Err(format!(
+                    "the network file ({} family) evaluates no two-player 8x8 variant",
+                    net.header.family
+                ));
+            }
+            let label = format!(
+                "network file ({} family, {} hidden; start positions of {} variants)",
+                net.header.family,
+                net.header.hidden,
+                variants.len()
+            );
+            (net, label, Some(variants))
         }
     };
     let nps = |eval: &BenchEval| -> Result<(u64, f64), String> {
-        let lines = search_bench::run_with(depth, eval)?;
+        let lines = match &variants {
+            Some(v) => search_bench::run_variants_with(v, depth, eval)?,
+            None => search_bench::run_with(depth, eval)?,
+        };
         let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
         let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
         Ok((nodes, nodes as f64 / secs.max(1e-9)))

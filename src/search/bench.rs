@@ -101,6 +101,35 @@ pub fn run_one_with(index: usize, depth: u32, eval: &BenchEval) -> Result<BenchL
     with_tables!(&tables, t => bench_one(t, variant, fen, moves, depth, eval))
 }
 
+/// Searches the start position of each of `variants` to `depth` with `eval`.
+pub fn run_variants_with(
+    variants: &[String],
+    depth: u32,
+    eval: &BenchEval,
+) -> Result<Vec<BenchLine>, String> {
+    variants
+        .iter()
+        .map(|v| {
+            let tables = games::tables(v).map_err(|e| e.to_string())?;
+            with_tables!(&tables, t => bench_one(t, v, "", "", depth, eval))
+        })
+        .collect()
+}
+
+/// The two-player 8x8 variants whose pieces `net` knows, in the registry's order: where a
+/// network file of any family is timed (the bench positions are CwDA and chess only).
+pub fn network_variants(net: &Arc<Network>) -> Vec<String> {
+    games::names()
+        .into_iter()
+        .filter(|name| match games::tables(name) {
+            Ok(crate::game::AnyTables::Narrow(t)) => {
+                t.variant.players() == 2 && crate::nnue::Nnue::new(net.clone(), &t).is_ok()
+            }
+            _ => false,
+        })
+        .collect()
+}
+
 /// A random network (seeded) of `hidden` units knowing every bench variant's pieces: the
 /// speed of a network does not depend on its weights.
 pub fn random_network(hidden: usize) -> Result<Network, String> {
@@ -141,11 +170,11 @@ fn bench_one<B: BitSet>(
         },
     );
     let settings = eval.settings();
-    let wants_network = matches!(eval, BenchEval::Network(_));
-    searcher.set_eval(settings);
-    if wants_network && !searcher.uses_network() {
-        return Err(format!("the bench network cannot evaluate {variant}"));
+    // The file itself must evaluate: a built-in network standing in would be timed instead.
+    if let Some(Err(e)) = settings.file_network(t) {
+        return Err(format!("the bench network cannot evaluate {variant}: {e}"));
     }
+    searcher.set_eval(settings);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
