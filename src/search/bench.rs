@@ -97,6 +97,17 @@ pub fn run_one_with(index: usize, depth: u32, eval: &BenchEval) -> Result<BenchL
     let &(variant, fen, moves) = POSITIONS
         .get(index)
         .ok_or_else(|| format!("no bench position {index}"))?;
+    search_variant(variant, fen, moves, depth, eval)
+}
+
+/// Searches `variant` from `fen` ("" for its start position) after `moves`.
+fn search_variant(
+    variant: &str,
+    fen: &str,
+    moves: &str,
+    depth: u32,
+    eval: &BenchEval,
+) -> Result<BenchLine, String> {
     let tables = games::tables(variant).map_err(|e| e.to_string())?;
     with_tables!(&tables, t => bench_one(t, variant, fen, moves, depth, eval))
 }
@@ -109,10 +120,7 @@ pub fn run_variants_with(
 ) -> Result<Vec<BenchLine>, String> {
     variants
         .iter()
-        .map(|v| {
-            let tables = games::tables(v).map_err(|e| e.to_string())?;
-            with_tables!(&tables, t => bench_one(t, v, "", "", depth, eval))
-        })
+        .map(|v| search_variant(v, "", "", depth, eval))
         .collect()
 }
 
