@@ -72,6 +72,10 @@ pub struct TrainArgs {
     /// classical evaluation plus the network (for data too scarce to learn everything).
     #[arg(long)]
     on_classical: bool,
+    /// Also train on each training position mirrored left to right (doubles the training
+    /// positions; the pieces of CwDA and SwDA move alike to either side).
+    #[arg(long)]
+    mirror: bool,
 }
 
 impl TrainArgs {
@@ -142,6 +146,7 @@ impl TrainArgs {
             validation_share: self.validation,
             resume: self.resume,
             on_classical: self.on_classical,
+            mirror: self.mirror,
         })
     }
 }

@@ -89,6 +89,8 @@ pub struct KindMap {
     cells: usize,
     /// The cell as the second player sees it.
     mirrored: Vec<u16>,
+    /// Each cell's file-wise twin (`x -> files - 1 - x`), for training on mirrored positions.
+    file_twin: Vec<u16>,
 }
 
 impl KindMap {
@@ -107,6 +109,10 @@ impl KindMap {
                 variant: variant.shape.cells(),
             });
         }
+        let (last_file, last_rank) = (
+            variant.shape.files as i32 - 1,
+            variant.shape.ranks as i32 - 1,
+        );
         let mut entry = [0u16; MAX_KINDS];
         for (k, def) in variant.pieces.iter().enumerate() {
             entry[k] = catalog.position_of(&def.token, &def.name).ok_or_else(|| {
@@ -119,7 +125,8 @@ impl KindMap {
         Ok(KindMap {
             entry,
             cells,
-            mirrored: mirror_table(&variant.shape),
+            mirrored: mirror_table(&variant.shape, |x, y| (x, last_rank - y)),
+            file_twin: mirror_table(&variant.shape, |x, y| (last_file - x, y)),
         })
     }
 
@@ -150,21 +157,29 @@ impl KindMap {
         }
     }
 
+    /// Input `index` with its cell mirrored file-wise: what the same piece switches on in the
+    /// left-right mirror image of the position. Both perspectives' views mirror alike, since
+    /// the perspective's rank mirror and the file mirror commute.
+    #[inline]
+    pub fn file_mirrored(&self, index: usize) -> usize {
+        let cell = index % self.cells;
+        index - cell + self.file_twin[cell] as usize
+    }
+
     /// The catalog entry of a kind (for tests and diagnostics).
     pub fn entry(&self, kind: Kind) -> usize {
         self.entry[kind.index()] as usize
     }
 }
 
-/// Each cell's rank-mirrored twin.
-fn mirror_table(shape: &Shape) -> Vec<u16> {
+/// Each cell's twin under `mirror`, a map of (file, rank) to (file, rank) on the same level.
+fn mirror_table(shape: &Shape, mirror: impl Fn(i32, i32) -> (i32, i32)) -> Vec<u16> {
     shape
         .all_cells()
         .map(|c| {
             let (x, y, z) = shape.coords(c);
-            let twin = shape
-                .cell(x, shape.ranks as i32 - 1 - y, z)
-                .expect("a rank mirror stays on the board");
+            let (x, y) = mirror(x, y);
+            let twin = shape.cell(x, y, z).expect("a mirror stays on the board");
             twin.0
         })
         .collect()
@@ -212,6 +227,29 @@ mod tests {
         assert_eq!(own_low(&white), 16);
         assert_eq!(own_low(&black), 16);
         assert_ne!(white, black);
+    }
+
+    #[test]
+    fn the_file_mirror_of_the_inputs_is_the_inputs_of_the_mirror_image() {
+        let t = narrow("cwda-fide-nutty");
+        let catalog = Catalog::of([&*t]);
+        let map = KindMap::new(&*t, &catalog, 64).unwrap();
+        let parse = |s: &str| crate::position::fen::parse(&t, s).unwrap();
+        let pos = parse("4k1c1/2p5/8/8/8/8/1P6/4K2R w - - 0 1");
+        let image = parse("1c1k4/5p2/8/8/8/8/6P1/R2K4 w - - 0 1");
+        for side in [Player(0), Player(1)] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            map.active(&pos, side, &mut a);
+            map.active(&image, side, &mut b);
+            let mut mirrored: Vec<usize> = a.iter().map(|&i| map.file_mirrored(i)).collect();
+            mirrored.sort();
+            b.sort();
+            assert_eq!(mirrored, b, "{side:?}");
+            assert_ne!(
+                a.iter().copied().collect::<std::collections::BTreeSet<_>>(),
+                b.iter().copied().collect()
+            );
+        }
     }
 
     #[test]

@@ -63,8 +63,14 @@ pub fn family_catalog(family: Family, cells: usize) -> Catalog {
     Catalog::of(tables.iter().map(|t| &**t))
 }
 
-/// Reads `files`; `validation_share` of the games (by a hash seeded with `seed`) are held out.
-pub fn load(files: &[PathBuf], validation_share: f64, seed: u64) -> Result<Loaded, LoadError> {
+/// Reads `files`; `validation_share` of the games (by a hash seeded with `seed`) are held out;
+/// `mirror` adds each training position's mirror image ([`Builder::new`]).
+pub fn load(
+    files: &[PathBuf],
+    validation_share: f64,
+    seed: u64,
+    mirror: bool,
+) -> Result<Loaded, LoadError> {
     let mut builder: Option<Builder> = None;
     let mut failure: Option<DatasetError> = None;
     let stats = read_positions(files, |p| {
@@ -74,7 +80,7 @@ pub fn load(files: &[PathBuf], validation_share: f64, seed: u64) -> Result<Loade
         if builder.is_none() {
             let (family, cells) = (p.tables.variant.family, p.tables.variant.shape.cells());
             let catalog = family_catalog(family, cells);
-            match Builder::new(family, catalog, cells, validation_share, seed) {
+            match Builder::new(family, catalog, cells, validation_share, seed, mirror) {
                 Ok(b) => builder = Some(b),
                 Err(e) => {
                     failure = Some(e);

@@ -100,6 +100,8 @@ pub struct Builder {
     maps: HashMap<String, (KindMap, Evaluator<u64>)>,
     validation_share: f64,
     seed: u64,
+    /// Each training position also joins in its file-wise mirror image.
+    mirror: bool,
     pub train: Dataset,
     pub validation: Dataset,
     own: Vec<usize>,
@@ -108,13 +110,18 @@ pub struct Builder {
 
 impl Builder {
     /// A builder for `family`'s networks over `catalog`; `validation_share` of the games
-    /// (by a hash of the game number and `seed`) go to validation.
+    /// (by a hash of the game number and `seed`) go to validation. With `mirror`, each
+    /// training position is added twice, as it is and mirrored file-wise: the pieces of the
+    /// families with networks move alike to either side and the networks cannot see castling
+    /// rights, so a position and its mirror image are worth the same to them. Validation
+    /// positions are never mirrored, so losses stay comparable.
     pub fn new(
         family: Family,
         catalog: Catalog,
         cells: usize,
         validation_share: f64,
         seed: u64,
+        mirror: bool,
     ) -> Result<Builder, DatasetError> {
         let inputs = KindMap::inputs(catalog.entries.len(), cells);
         if inputs > u16::MAX as usize {
@@ -127,6 +134,7 @@ impl Builder {
             maps: HashMap::new(),
             validation_share,
             seed,
+            mirror,
             train: Dataset::default(),
             validation: Dataset::default(),
             own: Vec::new(),
@@ -163,6 +171,12 @@ impl Builder {
             self.validation.push(&self.own, &self.other, p, classical);
         } else {
             self.train.push(&self.own, &self.other, p, classical);
+            if self.mirror {
+                for i in self.own.iter_mut().chain(self.other.iter_mut()) {
+                    *i = map.file_mirrored(*i);
+                }
+                self.train.push(&self.own, &self.other, p, classical);
+            }
         }
         Ok(())
     }

@@ -45,6 +45,7 @@ fn settings(dir: &std::path::Path, epochs: usize) -> Settings {
         checkpoint: dir.join("net.ckpt"),
         resume: None,
         on_classical: false,
+        mirror: false,
     }
 }
 
@@ -70,6 +71,21 @@ fn training_lowers_the_validation_loss_of_held_out_games() {
     // Panoply's scores: a pawn is about 100, so K lands in the hundreds.
     assert!((50.0..2000.0).contains(&report.k), "K = {}", report.k);
     assert_eq!(report.network.header.family, "cwda");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn mirroring_doubles_the_training_positions_and_leaves_validation_alone() {
+    let dir = scratch_dir("mirror");
+    let s = settings(&dir, 1);
+    let plain = load(&s.files, s.validation_share, s.seed, false).unwrap();
+    let mirrored = load(&s.files, s.validation_share, s.seed, true).unwrap();
+    assert_eq!(mirrored.train.len(), 2 * plain.train.len());
+    assert_eq!(mirrored.validation.entries, plain.validation.entries);
+    // Entry 2i + 1 is entry 2i's mirror image: same labels, other inputs.
+    let (a, b) = (&mirrored.train.entries[0], &mirrored.train.entries[1]);
+    assert_eq!((a.score, a.result, a.game), (b.score, b.result, b.game));
+    assert_ne!(mirrored.train.features(0), mirrored.train.features(1));
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -138,7 +154,7 @@ fn the_quantised_network_computes_what_the_float_one_does() {
     let stored = format::Network::from_bytes(&bytes).unwrap();
     assert_eq!(stored.feature_weights, report.network.feature_weights);
     let float = Checkpoint::load(&s.checkpoint).unwrap().net;
-    let data = load(&s.files, s.validation_share, s.seed).unwrap();
+    let data = load(&s.files, s.validation_share, s.seed, s.mirror).unwrap();
     let mut scratch = Scratch::new(float.hidden);
     let (mut worst, mut spread, mut total, mut n) = (0f64, 0f64, 0f64, 0);
     for i in (0..data.validation.len()).step_by(3) {

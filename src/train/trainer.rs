@@ -44,6 +44,8 @@ pub struct Settings {
     pub resume: Option<PathBuf>,
     /// The network learns a correction added to the classical evaluation.
     pub on_classical: bool,
+    /// Train on each position's file-wise mirror image as well.
+    pub mirror: bool,
 }
 
 /// What a run produced.
@@ -211,7 +213,7 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
         Some(path) => Some(Checkpoint::load(path).map_err(TrainError::Checkpoint)?),
         None => None,
     };
-    let loaded = load(&s.files, s.validation_share, s.seed).map_err(TrainError::Load)?;
+    let loaded = load(&s.files, s.validation_share, s.seed, s.mirror).map_err(TrainError::Load)?;
     let Loaded {
         train, validation, ..
     } = &loaded;
