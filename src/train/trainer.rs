@@ -402,6 +402,7 @@ fn header(s: &Settings, loaded: &Loaded, state: &Checkpoint) -> Header {
             "trainer": "panoply train",
             "data": files,
             "positions": {"train": loaded.train.len(), "validation": loaded.validation.len()},
+            "mirror": s.mirror,
             "games": loaded.stats.games,
             "epochs": state.history.len(),
             "batch": s.batch,
