@@ -172,6 +172,8 @@ impl Builder {
         } else {
             self.train.push(&self.own, &self.other, p, classical);
             if self.mirror {
+                // The mirror image keeps the original's classical score too: the hand-made
+                // terms are left-right symmetric and score no castling rights.
                 for i in self.own.iter_mut().chain(self.other.iter_mut()) {
                     *i = map.file_mirrored(*i);
                 }
