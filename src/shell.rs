@@ -350,7 +350,7 @@ impl<B: BitSet> Board<B> {
             // The search's own evaluation: the built-in network where the variant has one.
             return match crate::nnue::EvalSettings::default().network_for(t) {
                 Some(net) => {
-                    let score = net.combine(net.evaluate_full(pos), || classical);
+                    let score = net.evaluate_position(pos, || classical);
                     format!("eval {score} for {side} (network; classical {classical})")
                 }
                 None => format!("eval {classical} for {side} (classical)"),

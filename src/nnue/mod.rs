@@ -153,6 +153,16 @@ impl Nnue {
         }
     }
 
+    /// The evaluation of `pos` from its side to move's view, from scratch: the network's
+    /// score combined with the classical evaluation `classical` (see [`Self::combine`]).
+    pub fn evaluate_position<B: BitSet>(
+        &self,
+        pos: &Position<B>,
+        classical: impl FnOnce() -> i32,
+    ) -> i32 {
+        self.combine(self.evaluate_full(pos), classical)
+    }
+
     /// The definition's score of `pos` ([`layers::reference`]), for the tests.
     pub fn evaluate_reference<B: BitSet>(&self, pos: &Position<B>) -> i32 {
         let (mut us, mut them) = (Vec::new(), Vec::new());
@@ -205,7 +215,17 @@ impl EvalSettings {
         if !self.use_nnue {
             return None;
         }
-        match self.file_network(t) {
+        self.pick(t, self.file_network(t))
+    }
+
+    /// The `EvalFile` network when it serves the variant of `t` (`file`, as
+    /// [`Self::file_network`] made it), else the built-in one of its family.
+    fn pick<B: BitSet>(
+        &self,
+        t: &Tables<B>,
+        file: Option<Result<Nnue, NnueError>>,
+    ) -> Option<Arc<Nnue>> {
+        match file {
             Some(Ok(n)) => return Some(Arc::new(n)),
             Some(Err(e)) => log::info!("EvalFile not for {}: {e}", t.variant.name),
             None => {}
@@ -244,7 +264,18 @@ impl EvalSettings {
     /// One line saying which evaluation the variant of `t` gets, and why a loaded
     /// `EvalFile` is not used for it.
     pub fn describe<B: BitSet>(&self, t: &Tables<B>) -> String {
-        let mut line = match self.network_for(t) {
+        // The file network is made once: it is what costs here.
+        let file = self.file_network(t).filter(|_| self.use_nnue);
+        let refusal = match &file {
+            Some(Err(e)) => Some(e.to_string()),
+            _ => None,
+        };
+        let chosen = if self.use_nnue {
+            self.pick(t, file)
+        } else {
+            None
+        };
+        let mut line = match chosen {
             None => format!("{}: classical evaluation", t.variant.name),
             Some(n) => {
                 let h = &n.network().header;
@@ -261,9 +292,7 @@ impl EvalSettings {
                 )
             }
         };
-        if let (true, Some((path, net)), Some(Err(e))) =
-            (self.use_nnue, &self.file, self.file_network(t))
-        {
+        if let (Some((path, net)), Some(e)) = (&self.file, refusal) {
             line += &format!(
                 "; EvalFile {} ({} family) is kept for other variants: {e}",
                 path.display(),

@@ -262,9 +262,9 @@ impl<B: BitSet> Searcher<B> {
     pub fn evaluate(&mut self, game: &Game<B>) -> i32 {
         self.adopt(game);
         match &self.nnue {
-            Some(n) => n.combine(n.evaluate_full(&game.pos), || {
-                self.eval.evaluate(&self.tables, &game.pos)
-            }),
+            Some(n) => {
+                n.evaluate_position(&game.pos, || self.eval.evaluate(&self.tables, &game.pos))
+            }
             None => self.eval.evaluate(&self.tables, &game.pos),
         }
     }
