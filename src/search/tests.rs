@@ -252,3 +252,65 @@ fn multi_pv_reports_distinct_lines() {
     assert_ne!(last[1].pv[0], last[2].pv[0]);
     assert_ne!(last[0].pv[0], last[2].pv[0]);
 }
+
+/// Plays random games of `t`'s variant and tests `may_give_check` on every legal move of every
+/// position: a move it calls unable to check must not check. Returns (moves it cleared, checks
+/// seen), so the caller knows both answers were exercised.
+fn random_games_judging_checks<B: crate::bitboard::BitSet>(
+    t: &crate::movegen::tables::Tables<B>,
+    seed: u64,
+) -> (usize, usize) {
+    use crate::movegen::may_give_check;
+    let mut rng = crate::nnue::random::Rng::new(seed);
+    let (mut cleared, mut checks) = (0, 0);
+    for _ in 0..4 {
+        let mut pos: Position<B> =
+            crate::position::fen::parse(t, &t.variant.start_position).unwrap();
+        for _ in 0..150 {
+            let moves = legal_moves(t, &pos);
+            if moves.is_empty() || t.rules.verdict.and_then(|v| v(t, &pos)).is_some() {
+                break;
+            }
+            for &mv in moves.iter() {
+                let child = pos.play(t, mv);
+                let checks_now = is_in_check(t, &child, child.side);
+                checks += checks_now as usize;
+                if !may_give_check(t, &pos, mv) {
+                    cleared += 1;
+                    assert!(!checks_now, "{}: {mv:?} checks", t.variant.name);
+                }
+            }
+            pos = pos.play(t, moves[rng.below(moves.len() as u64) as usize]);
+        }
+    }
+    (cleared, checks)
+}
+
+#[test]
+fn a_move_called_unable_to_check_never_checks() {
+    let variants = [
+        "chess",
+        "cwda-fide-nutty",
+        "cwda-clobberers-rookies",
+        "cwda-nutty-clobberers",
+        "cwda-rookies-fide",
+        "shatranj",
+        "swda-originals-posh",
+        "swda-jostlers-amphibians",
+        "cyclical",
+        "cyclical-fixed-reverse",
+        "missionary",
+        "missiogi",
+        "frontofhouse",
+    ];
+    for (i, variant) in variants.into_iter().enumerate() {
+        let (cleared, checks) = match games::tables(variant).unwrap() {
+            AnyTables::Narrow(t) => random_games_judging_checks(&t, i as u64),
+            AnyTables::Wide(t) => random_games_judging_checks(&t, i as u64),
+        };
+        assert!(
+            cleared > 1000 && checks > 100,
+            "{variant}: {cleared} cleared, {checks} checks"
+        );
+    }
+}

@@ -16,7 +16,7 @@ use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::bitboard::BitSet;
 use crate::eval::Evaluator;
 use crate::movegen::tables::Tables;
-use crate::movegen::{generate, is_in_check, quick_legality};
+use crate::movegen::{generate, is_in_check, may_give_check, quick_legality};
 use crate::moves::{Move, MoveKind};
 use crate::nnue::Nnue;
 use crate::outcome::Verdict;
@@ -557,8 +557,6 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             ply,
             in_check,
             pv_node,
-            improving,
-            eval,
             ..
         } = *node;
         if mv == node.excluded {
@@ -577,25 +575,20 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         }
         let capture = is_capture(pos, mv);
         let quiet = !capture && mv.kind() != MoveKind::Promotion;
+        // Quiet moves near the leaves that cannot raise alpha are pruned unless they check;
+        // one that cannot check is dropped before it is made (most moves of such nodes).
+        let futile = quiet
+            && !pv_node
+            && !in_check
+            && node.best > -MATE_BOUND
+            && self.futile_quiet(pos, node, mv);
+        if futile && !may_give_check(t, pos, mv) {
+            return Next::Continue;
+        }
         let child = pos.play(t, mv);
         let gives_check = is_in_check(t, &child, child.side);
-        // Prune quiet moves near the leaves that cannot raise alpha: late ones (fewer
-        // while the position is getting worse), ones far below alpha, ones that have
-        // failed often elsewhere.
-        if !pv_node && !in_check && quiet && !gives_check && node.best > -MATE_BOUND {
-            let late = (3 + depth * depth) as usize / (2 - improving as usize);
-            if depth <= 8 && node.searched >= late {
-                return Next::Continue;
-            }
-            if depth <= 6 && eval + 100 + 110 * depth <= node.alpha {
-                return Next::Continue;
-            }
-            let history = self
-                .history_slot(pos, mv)
-                .map_or(0, |s| self.data.quiet_score(s, self.context(ply)));
-            if depth <= 4 && history < -4000 * depth {
-                return Next::Continue;
-            }
+        if futile && !gives_check {
+            return Next::Continue;
         }
         // Near the leaves, skip moves that lose more in the exchange than the remaining
         // depth could win back: captures of defended pieces, quiet moves onto attacked cells,
@@ -652,6 +645,29 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                 .try_push(self.data.capture_index(pos, mv));
         }
         Next::Continue
+    }
+
+    /// Whether a quiet move of `node` cannot raise alpha near the leaves: a late one (fewer
+    /// while the position is getting worse), one far below alpha, one that has failed often
+    /// elsewhere.
+    fn futile_quiet(&self, pos: &Position<B>, node: &Node, mv: Move) -> bool {
+        let Node {
+            depth,
+            ply,
+            improving,
+            eval,
+            ..
+        } = *node;
+        let late = (3 + depth * depth) as usize / (2 - improving as usize);
+        if depth <= 8 && node.searched >= late
+            || depth <= 6 && eval + 100 + 110 * depth <= node.alpha
+        {
+            return true;
+        }
+        depth <= 4
+            && self
+                .history_slot(pos, mv)
+                .is_some_and(|s| self.data.quiet_score(s, self.context(ply)) < -4000 * depth)
     }
 
     /// Searches the position after a move of `node`: the first in full, the others with a

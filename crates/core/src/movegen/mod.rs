@@ -3,6 +3,7 @@
 //! shield the King from a slider or lame leaper, and en passant need a test; all others are
 //! legal as generated, which lets perft count whole target sets with one popcount.
 
+mod check;
 pub mod cost;
 pub mod notation;
 pub mod perft;
@@ -15,6 +16,7 @@ use crate::piece::{Kind, Player};
 use crate::position::Position;
 use crate::variant::RoyalRule;
 use arrayvec::ArrayVec;
+pub use check::may_give_check;
 use tables::{Promotion, Tables};
 
 /// Enough for a Missiogi position with every kind in hand.
