@@ -39,14 +39,14 @@ pub fn may_give_check<B: BitSet>(t: &Tables<B>, pos: &Position<B>, mv: Move) -> 
     }
     let slides = moved.slide_range.iter().any(|&r| r > 0);
     let lines = &t.slide_lines[us.index()];
-    (0..t.players() as u8)
+    let royals = (0..t.players() as u8)
         .map(Player)
         .filter(|&p| p != us && pos.is_alive(p))
-        .flat_map(|p| pos.royals(t, p).cells())
-        .any(|royal| {
-            let r = royal.index();
-            lines[r].contains(mv.from())
-                || moved.attacked_from[r].contains(mv.to())
-                || slides && lines[r].contains(mv.to())
-        })
+        .fold(B::empty(), |acc, p| acc | pos.royals(t, p));
+    royals.cells().any(|royal| {
+        let r = royal.index();
+        lines[r].contains(mv.from())
+            || moved.attacked_from[r].contains(mv.to())
+            || slides && lines[r].contains(mv.to())
+    })
 }
