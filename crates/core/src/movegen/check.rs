@@ -10,7 +10,7 @@ use crate::position::Position;
 /// Whether `mv` may attack an enemy royal piece. `false` is a promise: the position after the
 /// move has no enemy royal attacked that the position before had not. `true` only means the
 /// move must be made to know. Every kind of attack the move generator knows is covered:
-/// leaps and slides of the moved piece from its new cell (as it is after a Cyclical change),
+/// leaps and slides of the moved piece from its new cell (as the kind it becomes, `morph`),
 /// slides uncovered on its old cell, lame leaps and bent moves (any move of an army with such
 /// a piece on the board answers `true`); moves other than plain ones and double steps always
 /// answer `true`.
