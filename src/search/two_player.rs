@@ -575,13 +575,14 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         }
         let capture = is_capture(pos, mv);
         let quiet = !capture && mv.kind() != MoveKind::Promotion;
+        let slot = self.history_slot(pos, mv);
         // Quiet moves near the leaves that cannot raise alpha are pruned unless they check;
         // one that cannot check is dropped before it is made (most moves of such nodes).
         let futile = quiet
             && !pv_node
             && !in_check
             && node.best > -MATE_BOUND
-            && self.futile_quiet(pos, node, mv);
+            && self.futile_quiet(node, slot);
         if futile && !may_give_check(t, pos, mv) {
             return Next::Continue;
         }
@@ -604,7 +605,6 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
                 return Next::Continue;
             }
         }
-        let slot = self.history_slot(pos, mv);
         self.path[ply + 1] = slot;
         // Checks that do not lose material get a ply more; a check that gives a piece
         // away is seldom the point of a line and extending it feeds the horizon.
@@ -649,8 +649,8 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
 
     /// Whether a quiet move of `node` cannot raise alpha near the leaves: a late one (fewer
     /// while the position is getting worse), one far below alpha, one that has failed often
-    /// elsewhere.
-    fn futile_quiet(&self, pos: &Position<B>, node: &Node, mv: Move) -> bool {
+    /// elsewhere (by the history of its `slot`).
+    fn futile_quiet(&self, node: &Node, slot: Option<usize>) -> bool {
         let Node {
             depth,
             ply,
@@ -665,9 +665,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             return true;
         }
         depth <= 4
-            && self
-                .history_slot(pos, mv)
-                .is_some_and(|s| self.data.quiet_score(s, self.context(ply)) < -4000 * depth)
+            && slot.is_some_and(|s| self.data.quiet_score(s, self.context(ply)) < -4000 * depth)
     }
 
     /// Searches the position after a move of `node`: the first in full, the others with a
