@@ -11,8 +11,8 @@
 //! protocols and the board server drive it), [`protocol`] (UCI, XBoard), [`server`] (the
 //! browser board) and [`shell`] (a text interface for humans). Beside them: [`tournament`]
 //! (`panoply match`, engines as child processes), [`tune`], [`train`] (NNUE networks),
-//! [`interop`] (other engines' conventions) and [`bench`] (`panoply bench`: perft and search
-//! speed).
+//! [`interop`] (other engines' conventions), [`bench`] (`panoply bench`: perft and search
+//! speed) and [`random`] (the seeded generator of everything that replays from a seed).
 
 pub use panoply_core::{
     bitboard, game, geometry, movegen, moves, outcome, piece, position, variant, with_tables,
@@ -26,6 +26,7 @@ pub mod games;
 pub mod interop;
 pub mod nnue;
 pub mod protocol;
+pub mod random;
 pub mod search;
 pub mod server;
 pub mod session;

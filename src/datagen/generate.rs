@@ -16,6 +16,7 @@ use crate::game::{AnyTables, Game, Outcome};
 use crate::movegen::legal_moves;
 use crate::movegen::tables::Tables;
 use crate::piece::Player;
+use crate::random::Rng;
 use crate::search::{Limits, SearchOptions, Searcher};
 use crate::tournament::openings::Suite;
 use std::fmt;
@@ -130,32 +131,12 @@ pub fn openings(suite: &Suite, names: &[String]) -> Result<Vec<Opening>, GenErro
         .collect()
 }
 
-/// A small seeded generator (SplitMix64): per game, from (seed, shard, game number).
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn for_game(seed: u64, shard: u64, game: u64) -> Rng {
-        let mut r = Rng(seed);
-        r.0 ^= r
-            .next_u64()
-            .wrapping_add(shard.wrapping_mul(0xA24B_AED4_963E_E407));
-        r.0 ^= r
-            .next_u64()
-            .wrapping_add(game.wrapping_mul(0x9FB2_1C65_1E98_DF25));
-        r
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
+/// The random source of game `game` of a run: each (seed, shard, game) its own stream.
+fn game_rng(seed: u64, shard: u64, game: u64) -> Rng {
+    let mut rng = Rng::new(seed);
+    rng.fold_in(shard.wrapping_mul(0xA24B_AED4_963E_E407));
+    rng.fold_in(game.wrapping_mul(0x9FB2_1C65_1E98_DF25));
+    rng
 }
 
 /// The game after a random suite position and random plies, not yet over; after many
@@ -163,7 +144,7 @@ impl Rng {
 fn start_game(opening: &Opening, random_plies: usize, rng: &mut Rng) -> Game<u64> {
     let t = &opening.tables;
     let suite_game = |rng: &mut Rng| {
-        let start = &opening.positions[rng.below(opening.positions.len())];
+        let start = &opening.positions[rng.index(opening.positions.len())];
         Game::from_position_string(t.clone(), start).expect("suite positions are checked")
     };
     for _ in 0..100 {
@@ -173,7 +154,7 @@ fn start_game(opening: &Opening, random_plies: usize, rng: &mut Rng) -> Game<u64
             if moves.is_empty() {
                 break;
             }
-            game.pos = game.pos.play(t, moves[rng.below(moves.len())]);
+            game.pos = game.pos.play(t, moves[rng.index(moves.len())]);
         }
         if game.outcome().is_none() {
             return game;
@@ -457,7 +438,7 @@ fn worker(job: &Job, shared: &Shared) -> Result<(), GenError> {
     let mut bytes = Vec::new();
     while let Some(i) = shared.claim(job) {
         let opening = &job.openings[(i % job.openings.len() as u64) as usize];
-        let mut rng = Rng::for_game(job.seed, job.shard, i);
+        let mut rng = game_rng(job.seed, job.shard, i);
         let nodes = play_game(&mut searcher, opening, &job.settings, &mut rng, &mut record);
         bytes.clear();
         record.encode(&mut bytes);

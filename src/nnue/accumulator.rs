@@ -194,8 +194,9 @@ pub(crate) mod tests {
     use crate::movegen::legal_moves;
     use crate::movegen::tables::Tables;
     use crate::nnue::features::Catalog;
-    use crate::nnue::random::{self, Rng};
+    use crate::nnue::random;
     use crate::position::Position;
+    use crate::random::Rng;
     use std::sync::atomic::{AtomicBool, AtomicU64};
     use std::sync::Arc;
 

@@ -114,7 +114,8 @@ fn finish(net: &Network, sum: i64) -> i32 {
 mod tests {
     use super::*;
     use crate::nnue::features::{Catalog, CatalogEntry};
-    use crate::nnue::random::{self, Rng};
+    use crate::nnue::random;
+    use crate::random::Rng;
 
     fn catalog(n: usize) -> Catalog {
         Catalog {

@@ -365,7 +365,7 @@ mod tests {
     fn the_engine_scores_positions_as_the_reference_does() {
         let (nnue, t) = random_nnue(&["cwda-nutty-clobberers"], 256, 3);
         let mut pos = crate::position::fen::parse(&t, &t.variant.start_position).unwrap();
-        let mut rng = random::Rng::new(9);
+        let mut rng = crate::random::Rng::new(9);
         for _ in 0..60 {
             assert_eq!(nnue.evaluate_full(&pos), nnue.evaluate_reference(&pos));
             let moves = crate::movegen::legal_moves(&t, &pos);

@@ -4,34 +4,8 @@
 
 use super::features::Catalog;
 use super::format::{Header, Network};
+use crate::random::Rng;
 use serde_json::json;
-
-/// A small deterministic generator (splitmix64), so a seed reproduces a network.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-
-    /// Uniform in `-bound..=bound`.
-    pub fn within(&mut self, bound: i16) -> i16 {
-        (self.below(2 * bound as u64 + 1) as i64 - bound as i64) as i16
-    }
-}
 
 /// A random network for `catalog` on boards of `cells` cells with `hidden` units per
 /// perspective (QA 255, QB 64, scale 400, as a trained network would have).

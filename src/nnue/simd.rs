@@ -177,7 +177,7 @@ mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::random::Rng;
+    use crate::random::Rng;
 
     /// Random lanes over the whole i16 range, with the extremes mixed in.
     fn lanes(rng: &mut Rng, n: usize) -> Vec<i16> {

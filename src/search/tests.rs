@@ -261,7 +261,7 @@ fn random_games_judging_checks<B: crate::bitboard::BitSet>(
     seed: u64,
 ) -> (usize, usize) {
     use crate::movegen::may_give_check;
-    let mut rng = crate::nnue::random::Rng::new(seed);
+    let mut rng = crate::random::Rng::new(seed);
     let (mut cleared, mut checks) = (0, 0);
     for _ in 0..4 {
         let mut pos: Position<B> =

@@ -4,11 +4,11 @@
 //! validation is by whole games, chosen by a seeded hash of the game number, so validation
 //! positions never come from a game the network trained on.
 
-use super::rng::mix;
 use super::source::TrainingPosition;
 use crate::eval::Evaluator;
 use crate::nnue::features::{Catalog, KindMap, MapError};
 use crate::piece::Player;
+use crate::random::mix;
 use crate::variant::Family;
 use std::collections::HashMap;
 use std::fmt;

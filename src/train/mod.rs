@@ -10,7 +10,6 @@ pub mod dataset;
 pub mod network;
 pub mod optimizer;
 pub mod quantise;
-pub mod rng;
 pub mod source;
 pub mod trainer;
 

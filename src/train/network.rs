@@ -5,7 +5,7 @@
 //! feature lists: an accumulator is the bias plus the rows of the active inputs, and the
 //! first layer's gradient touches only those rows.
 
-use super::rng::Rng;
+use crate::random::{mix, Rng};
 
 /// Float weights and biases of the first layer stay within this, so that × QA = 255 they fit
 /// `i16` (≤ 502) and no accumulator can leave the `i16` range even in the worst case the
@@ -116,7 +116,7 @@ impl Network {
     /// thirty-odd active rows put accumulators around the SCReLU's bend), output weights in
     /// ±1/√(2·hidden), biases zero.
     pub fn new(inputs: usize, hidden: usize, seed: u64) -> Network {
-        let mut rng = Rng::new(seed);
+        let mut rng = Rng::new(mix(seed));
         let mut params = vec![0.0; inputs * hidden + hidden + 2 * hidden + 1];
         let feature = (32f32).sqrt().recip();
         for w in &mut params[..inputs * hidden] {

@@ -13,9 +13,9 @@ use super::dataset::{Dataset, Entry};
 use super::network::{Gradient, Network, Scratch};
 use super::optimizer::{AdamW, Schedule};
 use super::quantise::quantise;
-use super::rng::{mix, Rng};
 use crate::nnue::features::KindMap;
 use crate::nnue::format::{self, FormatError, Header};
+use crate::random::{mix, Rng};
 use rayon::prelude::*;
 use serde_json::json;
 use std::fmt;
@@ -347,7 +347,7 @@ fn run_epoch(
     epoch: usize,
 ) -> f64 {
     let mut order: Vec<u32> = (0..data.len() as u32).collect();
-    Rng::new(mix(state.seed) ^ epoch as u64).shuffle(&mut order);
+    Rng::new(mix(mix(state.seed) ^ epoch as u64)).shuffle(&mut order);
     let hidden = state.net.hidden;
     let batches = order.len().div_ceil(s.batch.max(1));
     let mut loss = 0.0;
