@@ -2,7 +2,7 @@
 //! played, files concatenate, a truncated file reads its complete games and says where it was
 //! cut, garbage is refused with the file and offset, and the filter drops what it says.
 
-use panoply::datagen::generate::{self, Job, Opening, Rng, Settings};
+use panoply::datagen::generate::{self, Job, Opening, Settings};
 use panoply::datagen::reader::{read_records, Truncation};
 use panoply::datagen::record::{tokens, GameRecord, GameResult, Ply, StoredMove, StoredScore};
 use panoply::datagen::{read_positions, DataError, Filter, ReadSummary, TrainingPosition};
@@ -113,7 +113,7 @@ fn generated_games_read_back_as_played() {
     let mut played: Vec<GameRecord> = (0..4u64)
         .map(|i| {
             let mut rec = GameRecord::default();
-            let mut rng = Rng::for_game(5, 0, i);
+            let mut rng = generate::game_rng(5, 0, i);
             let opening = &job.openings[i as usize % 2];
             generate::play_game(&mut searcher, opening, &job.settings, &mut rng, &mut rec);
             rec

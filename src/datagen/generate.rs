@@ -132,7 +132,7 @@ pub fn openings(suite: &Suite, names: &[String]) -> Result<Vec<Opening>, GenErro
 }
 
 /// The random source of game `game` of a run: each (seed, shard, game) its own stream.
-fn game_rng(seed: u64, shard: u64, game: u64) -> Rng {
+pub fn game_rng(seed: u64, shard: u64, game: u64) -> Rng {
     let mut rng = Rng::new(seed);
     rng.fold_in(shard.wrapping_mul(0xA24B_AED4_963E_E407));
     rng.fold_in(game.wrapping_mul(0x9FB2_1C65_1E98_DF25));
