@@ -3,4 +3,5 @@
 //! (protocols) and the tournament referee (`panoply match`) translate through this module, so
 //! each fact is written down once.
 
+pub mod fairy_stockfish;
 pub mod fairymax;

@@ -3,8 +3,9 @@
 
 use crate::bitboard::BitSet;
 use crate::game::{AnyTables, Game, Outcome};
-use crate::movegen::notation::MoveError;
+use crate::movegen::notation::{parse_move, MoveError};
 use crate::movegen::tables::{KindTables, Tables};
+use crate::moves::MoveKind;
 use crate::piece::{Kind, Player};
 use crate::position::fen::PositionError;
 use crate::position::Position;
@@ -20,6 +21,9 @@ pub trait Board: Send {
     /// Plays a move string; returns it in Panoply's canonical spelling.
     fn play(&mut self, mv: &str) -> Result<String, MoveError>;
     fn legal_moves(&self) -> Vec<String>;
+    /// The name of the piece that the legal move string `mv` moves on the board (`None` for
+    /// an illegal move, a drop or a pass), for engines that spell moves by the piece.
+    fn mover_name(&self, mv: &str) -> Option<String>;
     fn outcome(&self) -> Option<Outcome>;
     fn position_string(&self) -> String;
     /// Bit p set: player p is still playing (four-player games eliminate checkmated armies).
@@ -48,6 +52,15 @@ impl<B: BitSet> Board for Game<B> {
             .into_iter()
             .map(|m| self.format_move(m))
             .collect()
+    }
+
+    fn mover_name(&self, mv: &str) -> Option<String> {
+        let m = parse_move(&self.tables, &self.pos, mv).ok()?;
+        if matches!(m.kind(), MoveKind::Drop | MoveKind::Pass) {
+            return None;
+        }
+        let piece = self.pos.piece_at(m.from())?;
+        Some(self.tables.variant.kind(piece.kind()).name.clone())
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -134,5 +147,16 @@ mod tests {
         assert!(!b.only_royals_left());
         let bare = new_board(&tables, Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1")).unwrap();
         assert!(bare.only_royals_left());
+    }
+
+    #[test]
+    fn names_the_piece_a_legal_move_moves() {
+        let tables = crate::games::tables("swda-posh-amphibians").unwrap();
+        let b = new_board(&tables, Some("t3k3/1Q6/8/8/8/8/8/4K2O w - - 0 1")).unwrap();
+        assert_eq!(b.mover_name("b7c8k").as_deref(), Some("Berolina Pawn"));
+        assert_eq!(b.mover_name("h1g3").as_deref(), Some("Ring"));
+        // A Berolina Pawn moves diagonally: straight ahead is no move of it.
+        assert_eq!(b.mover_name("b7b8"), None);
+        assert_eq!(b.mover_name("nonsense"), None);
     }
 }

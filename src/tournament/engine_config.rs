@@ -6,7 +6,8 @@
 //! command  = /usr/games/fairymax       # program and arguments (required); "quotes" group
 //! protocol = xboard                    # uci | xboard (required)
 //! workdir  = .                         # working directory (default: the current one)
-//! dialect  = fairymax                  # optional: the engine's own CwDA conventions
+//! dialect  = fairymax                  # optional: the engine's own conventions (fairymax,
+//!                                      #   fairy-stockfish; default standard)
 //! stderr   = fairymax.log              # optional: keep the engine's stderr (default: drop)
 //! option.Resign = 0                    # an engine option (repeatable)
 //! variant.chess = normal               # the engine's name for a Panoply variant
@@ -31,6 +32,8 @@ pub enum Dialect {
     Standard,
     /// Fairy-Max: CwDA as `variant fairy` plus an option, its own piece letters.
     FairyMax,
+    /// Fairy-Stockfish: promotions by `promotedPieceType` written `b7c8+`.
+    FairyStockfish,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -180,10 +183,13 @@ impl EngineConfig {
                     cfg.dialect = match value.to_ascii_lowercase().as_str() {
                         "standard" => Dialect::Standard,
                         "fairymax" => Dialect::FairyMax,
+                        "fairy-stockfish" => Dialect::FairyStockfish,
                         other => {
                             return Err(err(
                                 n,
-                                format!("unknown dialect '{other}' (standard or fairymax)"),
+                                format!(
+                                "unknown dialect '{other}' (standard, fairymax or fairy-stockfish)"
+                            ),
                             ))
                         }
                     }

@@ -2,13 +2,15 @@
 //! clocks, `bestmove`. Panoply's four-player games use the same commands; as UCI's clock
 //! fields name only White and Black, both carry the clock of the seat to move.
 
+use super::board::{new_board, Board};
 use super::client::{
     engine_variant_name, EngineClient, EngineReply, GameSetup, Score, SearchInfo, ThinkRequest,
     HANDSHAKE_TIMEOUT,
 };
-use super::engine_config::EngineConfig;
+use super::engine_config::{Dialect, EngineConfig};
 use super::process::{EngineError, EngineProcess};
 use super::time_control::TimeControl;
+use crate::interop::fairy_stockfish;
 use std::time::{Duration, Instant};
 
 pub struct UciClient {
@@ -19,6 +21,44 @@ pub struct UciClient {
     standard_start: bool,
     start_position: String,
     control: Option<TimeControl>,
+    /// With the Fairy-Stockfish dialect: the game so far, and its moves in that engine's
+    /// spelling (the spelling depends on the moved piece, so the client follows the game).
+    fairy_stockfish: Option<FollowedGame>,
+}
+
+struct FollowedGame {
+    board: Box<dyn Board>,
+    spelled: Vec<String>,
+}
+
+impl FollowedGame {
+    fn start(setup: &GameSetup) -> Result<FollowedGame, EngineError> {
+        let unsupported = |e: String| EngineError::Unsupported(e);
+        let tables =
+            crate::games::tables(&setup.variant).map_err(|e| unsupported(e.to_string()))?;
+        let board = new_board(&tables, Some(&setup.start_position))
+            .map_err(|e| unsupported(e.to_string()))?;
+        Ok(FollowedGame {
+            board,
+            spelled: Vec::new(),
+        })
+    }
+
+    /// Plays the moves not seen yet and returns the whole game in the engine's spelling.
+    fn catch_up(&mut self, moves: &[String]) -> &[String] {
+        for mv in &moves[self.spelled.len().min(moves.len())..] {
+            let mover = self.board.mover_name(mv).unwrap_or_default();
+            self.spelled
+                .push(fairy_stockfish::move_to_fairy_stockfish(mv, &mover));
+            // The referee played it already, so it is legal here too.
+            let _ = self.board.play(mv);
+        }
+        &self.spelled
+    }
+
+    fn read(&self, mv: String) -> String {
+        fairy_stockfish::move_from_fairy_stockfish(&mv, &self.board.legal_moves())
+    }
 }
 
 /// Reads `score cp N` / `score mate N` and `depth N` from an `info` line.
@@ -69,6 +109,7 @@ impl UciClient {
             standard_start: true,
             start_position: String::new(),
             control: None,
+            fairy_stockfish: None,
         };
         for (name, value) in cfg.options.clone() {
             if !client.has_option(&name) {
@@ -183,15 +224,29 @@ impl EngineClient for UciClient {
         self.standard_start = setup.standard_start;
         self.start_position = setup.start_position.clone();
         self.control = Some(setup.control);
+        self.fairy_stockfish = match self.cfg.dialect {
+            Dialect::FairyStockfish => Some(FollowedGame::start(setup)?),
+            _ => None,
+        };
         self.process.send("ucinewgame")?;
         self.sync()
     }
 
     fn think(&mut self, r: &ThinkRequest) -> Result<EngineReply, EngineError> {
-        self.send_position(r.moves)?;
+        match self.fairy_stockfish.as_mut() {
+            Some(game) => {
+                let spelled = game.catch_up(r.moves).to_vec();
+                self.send_position(&spelled)?
+            }
+            None => self.send_position(r.moves)?,
+        }
         let go = self.go_command(r);
         self.process.send(&go)?;
         let (mv, info) = self.wait_bestmove(r.deadline, &mut |_| {})?;
+        let mv = match &self.fairy_stockfish {
+            Some(game) => game.read(mv),
+            None => mv,
+        };
         Ok(EngineReply::Move { mv, info })
     }
 
