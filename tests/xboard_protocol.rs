@@ -124,6 +124,39 @@ fn engine_promotes_with_fairy_max_letters() {
     assert!(["h", "t", "c", "u"].contains(&suffix), "{mv}");
 }
 
+/// Black to mate with Qh4 in Clobberers-FIDE (Fairy-Max's letters: `L` Bede, `E` Waffle,
+/// `C` FAD, `A` Archbishop): the Knight on e3 guards d1 and f1, the Queen f2.
+fn mate_in_one_clobberers_fide(first_rank: &str) -> XB {
+    let mut x = XB::start();
+    x.silent("option Variant fairy selects=Clobberers-FIDE");
+    x.silent("new");
+    x.say("variant fairy");
+    x.silent("force");
+    x.silent(&format!(
+        "setboard rnbqkb1r/pppp1ppp/8/4p3/A5P1/4nP2/PPPPP2P/{first_rank} b - - 0 1"
+    ));
+    x.silent("sd 2");
+    x.silent("nopost");
+    x
+}
+
+#[test]
+fn a_mate_xboard_misreads_as_castling_is_left_to_the_loser_to_claim() {
+    // b1-d1 are empty and the Bede stands on a1: XBoard's `O` castling lets the King "castle"
+    // out of check to b1, so it would score a mate claim false and forfeit us.
+    let mut x = mate_in_one_clobberers_fide("L3KCEL");
+    assert_eq!(x.say("go"), ["move d8h4"]);
+    // The game is over all the same: the loser's castling out of check stays illegal.
+    assert_eq!(x.reply("usermove e1b1"), "Illegal move: e1b1");
+}
+
+#[test]
+fn a_mate_xboard_reads_correctly_is_claimed() {
+    // A Waffle on b1 blocks the phantom castling: the claim is safe and made.
+    let mut x = mate_in_one_clobberers_fide("LE2KCEL");
+    assert_eq!(x.say("go"), ["move d8h4", "0-1 {Black mates}"]);
+}
+
 #[test]
 fn go_plays_a_legal_move_and_ping_waits_for_it() {
     let mut x = XB::start();

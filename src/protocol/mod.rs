@@ -19,6 +19,7 @@ pub mod own_book;
 pub mod uci;
 pub mod xbetza;
 pub mod xboard;
+pub mod xboard_castling;
 pub mod xboard_pieces;
 pub mod xboard_targets;
 

@@ -11,6 +11,7 @@
 
 use super::lag::LagMeter;
 use super::options::{self, Choices};
+use super::xboard_castling::xboard_may_see_castling;
 use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
 use super::xboard_targets::{self, Targets};
 use super::{search_done_to, Event, Inbox, Output, Protocol};
@@ -920,10 +921,26 @@ impl XBoard {
                 self.out.send(&format!("move {shown}"));
                 self.lag.answered();
                 if let Some(outcome) = self.session.outcome() {
-                    self.out.send(&result_line(&outcome));
+                    self.claim_after_own_move(&outcome);
                 }
             }
             Err(e) => log::error!("the engine chose an unplayable move: {e}"),
+        }
+    }
+
+    /// Claims the result our move brought about, unless XBoard would score the claim false:
+    /// a checkmate or stalemate it misreads because of a castling it wrongly allows
+    /// (`xboard_castling`). Then the opponent, left without a move, ends the game itself
+    /// (Fairy-Max claims its loss; a human in XBoard finds every move refused).
+    fn claim_after_own_move(&self, outcome: &Outcome) {
+        let no_moves = self.session.legal_moves().is_empty();
+        if no_moves && self.pieces.is_some() && xboard_may_see_castling(&self.session) {
+            log::info!(
+                "not claiming '{}': XBoard would allow a castling here and score the claim false",
+                result_line(outcome)
+            );
+        } else {
+            self.out.send(&result_line(outcome));
         }
     }
 

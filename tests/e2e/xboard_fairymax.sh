@@ -57,6 +57,7 @@ for pairing in $pairings; do
     dir=$work/$pairing
     mkdir -p "$dir"
     echo "== $pairing: $games games at $tc + $inc s" >&2
+    failures_before=$failures
     # -testLegality / -testClaims: XBoard checks every move and every result claim itself.
     timeout $((games * 600)) xvfb-run -a "$XBOARD" -noGUI -popupExitMessage false \
         -variant fairy -testLegality true -testClaims true -autoCallFlag true \
@@ -124,6 +125,11 @@ for pairing in $pairings; do
             panoply_points=$((panoply_points + 1))
         fi
     done <<< "$summary"
+    # A failure is diagnosed from its game: CI keeps no work directory.
+    if [ "$failures" -gt "$failures_before" ]; then
+        echo "--- the games of $pairing:" >&2
+        cat "$dir/games.pgn" >&2
+    fi
 done
 
 if [ -n "$pgn" ]; then
