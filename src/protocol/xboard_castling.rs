@@ -1,9 +1,9 @@
 //! XBoard's blind spot for castling: a King whose moves are sent as XBetza (`piece K
-//! KirO2ilO3`, as we and Fairy-Max describe every castling King of an engine-defined
-//! variant) castles in XBoard's eyes whenever the cells up to its partner are empty; XBoard
-//! only checks that the King does not *end* in check, not that it is not in check or crosses
-//! no attacked cell. Then it takes a true checkmate or stalemate for a position with a legal
-//! move, scores the claim false and forfeits the engine that made it.
+//! KirO2ilO3`; we and Fairy-Max describe every castling King of an engine-defined variant so)
+//! castles in XBoard's eyes whenever the cells up to its partner are empty. XBoard checks only
+//! that the King does not *end* in check, not whether it stands in check or crosses an
+//! attacked cell; so it can take a true checkmate or stalemate for a position with a legal
+//! move, score the claim false and forfeit the engine that made it.
 
 use crate::piece::Player;
 use crate::session::Session;
