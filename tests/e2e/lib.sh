@@ -18,10 +18,11 @@ install_missing() {
 }
 
 # The engine to test: $PANOPLY_BIN (a long match should not see rebuilds of target/), else a
-# fresh release build.
+# fresh release build. Made absolute, since XBoard starts the engine in its own directory:
+# a relative path would leave XBoard waiting for an engine that never started.
 panoply_binary() {
     if [ -n "${PANOPLY_BIN:-}" ]; then
-        echo "$PANOPLY_BIN"
+        realpath "$PANOPLY_BIN"
     else
         cargo build --release --quiet || return 1
         echo "$(pwd)/target/release/panoply"
