@@ -21,6 +21,7 @@ pub use panoply_core::{
 pub mod armies;
 pub mod bench;
 pub mod datagen;
+pub mod digest;
 pub mod eval;
 pub mod games;
 pub mod interop;

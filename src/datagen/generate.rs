@@ -17,6 +17,7 @@ use crate::movegen::legal_moves;
 use crate::movegen::tables::Tables;
 use crate::piece::Player;
 use crate::random::Rng;
+use crate::search::threads::STACK_SIZE;
 use crate::search::{Limits, SearchOptions, Searcher};
 use crate::tournament::openings::Suite;
 use std::fmt;
@@ -398,15 +399,21 @@ pub fn run(
     let start = Instant::now();
     let outcome: Result<(), GenError> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..job.threads.max(1))
-            .map(|_| {
-                s.spawn(|| {
-                    let r = worker(job, &shared);
-                    if r.is_err() {
-                        shared.failed.store(true, Ordering::Relaxed);
-                    }
-                    shared.running.fetch_sub(1, Ordering::Relaxed);
-                    r
-                })
+            .map(|i| {
+                // The searches run on this thread (no thread started per move), so it has the
+                // stack a search thread has.
+                std::thread::Builder::new()
+                    .name(format!("datagen-{i}"))
+                    .stack_size(STACK_SIZE)
+                    .spawn_scoped(s, || {
+                        let r = worker(job, &shared);
+                        if r.is_err() {
+                            shared.failed.store(true, Ordering::Relaxed);
+                        }
+                        shared.running.fetch_sub(1, Ordering::Relaxed);
+                        r
+                    })
+                    .expect("spawn datagen worker")
             })
             .collect();
         let mut last = Instant::now();
@@ -434,6 +441,7 @@ fn worker(job: &Job, shared: &Shared) -> Result<(), GenError> {
         multi_pv: 1,
     };
     let mut searcher = Searcher::new(job.openings[0].tables.clone(), options);
+    searcher.search_on_caller_thread();
     let mut record = GameRecord::default();
     let mut bytes = Vec::new();
     while let Some(i) = shared.claim(job) {

@@ -143,6 +143,14 @@ impl Network {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(header.len() as u32).to_le_bytes());
         out.extend_from_slice(header.as_bytes());
+        self.put_weights(&mut out);
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// The weights as the file stores them, from the feature weights to the output bias.
+    fn put_weights(&self, out: &mut Vec<u8>) {
         for w in self
             .feature_weights
             .iter()
@@ -152,9 +160,15 @@ impl Network {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.output_bias.to_le_bytes());
-        let sum = checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+    }
+
+    /// The SHA-256 of the weights alone (hex): two networks with the same weights have the same
+    /// digest whatever their header notes say (data paths, losses), which is what
+    /// `networks/MANIFEST.toml` records and a rebuild is checked against.
+    pub fn weights_sha256(&self) -> String {
+        let mut bytes = Vec::with_capacity(self.feature_weights.len() * 2 + 64);
+        self.put_weights(&mut bytes);
+        crate::digest::sha256_hex(&bytes)
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {

@@ -166,6 +166,8 @@ pub struct Searcher<B: BitSet> {
     options: SearchOptions,
     /// Histories and killers per thread, kept between moves.
     threads: Vec<ordering::ThreadData>,
+    /// Where a two-player search runs (see [`threads::Placement`]).
+    placement: threads::Placement,
     /// How games of more than two players are searched (see [`multi_player`]).
     multi_player: multi_player::Method,
     /// The evaluation the variant's family supplies for games of more than two players.
@@ -190,6 +192,7 @@ impl<B: BitSet> Searcher<B> {
             eval,
             options,
             threads,
+            placement: threads::Placement::OwnThread,
             multi_player: multi_player::Method::DEFAULT,
             utility: multi_player_utility(&tables),
             tables,
@@ -248,6 +251,12 @@ impl<B: BitSet> Searcher<B> {
     /// Whether a network evaluates the current variant.
     pub fn uses_network(&self) -> bool {
         self.nnue.is_some()
+    }
+
+    /// Runs one-thread two-player searches on the calling thread, which must have a stack of
+    /// at least [`threads::STACK_SIZE`] bytes (see [`threads::Placement`]).
+    pub fn search_on_caller_thread(&mut self) {
+        self.placement = threads::Placement::CallerThread;
     }
 
     /// Forgets everything learnt: table, histories and killers.
@@ -315,6 +324,7 @@ impl<B: BitSet> Searcher<B> {
             game,
             limits,
             stop,
+            self.placement,
             on_info,
         )
     }

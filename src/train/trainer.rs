@@ -310,7 +310,11 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
     }
     let network = quantise(&state.net, header(s, &loaded, &state));
     network.save(&s.out).map_err(TrainError::Save)?;
-    progress(&format!("network written to {}", s.out.display()));
+    progress(&format!(
+        "network written to {}, weights sha256 {}",
+        s.out.display(),
+        network.weights_sha256()
+    ));
     Ok(Report {
         network,
         k: state.k,
