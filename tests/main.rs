@@ -28,6 +28,7 @@ mod game_end_swda_cyclical;
 mod game_state;
 mod label;
 mod layers;
+mod manifest;
 #[path = "match.rs"]
 mod matches;
 mod missionary_differential;

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Rebuilds shipped networks from the committed data and checks them against
+# networks/MANIFEST.toml: first every data file's sha256, then each network's training command
+# (into a temporary folder), then the weights' sha256 that `panoply train` prints.
+#
+#   scripts/rebuild-networks.sh                 every shipped network (cwda: ~3 min, one thread)
+#   scripts/rebuild-networks.sh networks/swda.nnue
+#   scripts/rebuild-networks.sh --sample        print the samples' digests as this build makes
+#                                               them (to update the manifest after a change to
+#                                               the search, evaluation or record format)
+#
+# PANOPLY (default target/release/panoply, built when missing) is the binary used. Exit 0 when
+# every check passes, 1 when one differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MANIFEST=networks/MANIFEST.toml
+PANOPLY=${PANOPLY:-target/release/panoply}
+[ -x "$PANOPLY" ] || cargo build --release --quiet
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# The manifest's entries as shell-readable lines, one per entry:
+#   data FILE SHA256 | network FILE WEIGHTS_SHA256 ARGS... | sample NAME KIND DIGEST ARGS...
+entries() {
+    python3 - "$MANIFEST" <<'PY'
+import sys, tomllib, shlex
+m = tomllib.load(open(sys.argv[1], "rb"))
+for d in m["data"]:
+    print("data", d["file"], d["sha256"])
+for n in m["network"]:
+    print("network", n["file"], n["weights_sha256"], shlex.join(n["args"]))
+for s in m["sample"]:
+    kind = "bytes" if "sha256" in s else "weights"
+    print("sample", s["name"], kind, s.get("sha256") or s["weights_sha256"], shlex.join(s["args"]))
+PY
+}
+
+# Runs `panoply ARGS` with {out} replaced by OUT; prints the weights' sha256 for `train`.
+run_into() {
+    local out=$1; shift
+    local args=("${@//\{out\}/$out}")
+    "$PANOPLY" "${args[@]}" 2>"$WORK/log" || { cat "$WORK/log" >&2; return 1; }
+    sed -n 's/.*weights sha256 \([0-9a-f]*\).*/\1/p' "$WORK/log" | tail -1
+}
+
+only=${1:-}
+failed=0
+check() { # WHAT EXPECTED GOT
+    if [ "$2" = "$3" ]; then echo "ok    $1"; else echo "FAIL  $1: expected $2, got $3"; failed=1; fi
+}
+
+if [ "$only" = "--sample" ]; then
+    while read -r kind name what digest args; do
+        [ "$kind" = sample ] || continue
+        eval "set -- $args"
+        out="$WORK/$name.out"
+        weights=$(run_into "$out" "$@")
+        [ "$what" = bytes ] && got=$(sha256sum "$out" | cut -c1-64) || got=$weights
+        echo "sample $name: $what sha256 $got (manifest: $digest)"
+    done < <(entries)
+    exit 0
+fi
+
+while read -r kind file digest rest; do
+    [ "$kind" = data ] || continue
+    check "$file" "$digest" "$(sha256sum "$file" | cut -c1-64)"
+done < <(entries)
+while read -r kind file digest args; do
+    [ "$kind" = network ] || continue
+    [ -z "$only" ] || [ "$file" = "$only" ] || continue
+    eval "set -- $args"
+    start=$SECONDS
+    got=$(run_into "$WORK/$(basename "$file")" "$@")
+    check "$file (rebuilt in $((SECONDS - start)) s)" "$digest" "$got"
+done < <(entries)
+exit $failed

@@ -1,0 +1,153 @@
+//! networks/MANIFEST.toml is true: every data file in networks/data/ is listed with the bytes
+//! and size it has, every shipped network has the weights it names, and the two samples that
+//! stand for the whole pipeline — a one-thread datagen run and a training run with the shipped
+//! recipe — give again, byte for byte, the digests written there.
+
+use panoply::digest::sha256_hex;
+use panoply::nnue::format::Network;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(Deserialize)]
+struct Manifest {
+    data: Vec<DataFile>,
+    network: Vec<ShippedNetwork>,
+    sample: Vec<Sample>,
+}
+
+#[derive(Deserialize)]
+struct DataFile {
+    file: String,
+    sha256: String,
+    bytes: u64,
+    needed_by: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct ShippedNetwork {
+    file: String,
+    weights_sha256: String,
+    inputs: Vec<String>,
+    args: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Sample {
+    name: String,
+    args: Vec<String>,
+    sha256: Option<String>,
+    weights_sha256: Option<String>,
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn manifest() -> Manifest {
+    let text = std::fs::read_to_string(root().join("networks/MANIFEST.toml")).unwrap();
+    toml::from_str(&text).expect("networks/MANIFEST.toml parses")
+}
+
+/// Runs `panoply` from the repository root with the manifest's arguments, `{out}` replaced.
+fn run(args: &[String], out: &Path) {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.replace("{out}", out.to_str().unwrap()))
+        .collect();
+    let o = Command::new(env!("CARGO_BIN_EXE_panoply"))
+        .args(&args)
+        .current_dir(root())
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "panoply {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("panoply-manifest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn every_data_file_is_listed_with_its_bytes() {
+    let m = manifest();
+    let mut listed: Vec<&str> = m.data.iter().map(|d| d.file.as_str()).collect();
+    listed.sort();
+    let mut present: Vec<String> = std::fs::read_dir(root().join("networks/data"))
+        .unwrap()
+        .map(|e| format!("networks/data/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    present.sort();
+    assert_eq!(listed, present, "networks/data/ and the manifest differ");
+    for d in &m.data {
+        let bytes = std::fs::read(root().join(&d.file)).unwrap();
+        assert_eq!(bytes.len() as u64, d.bytes, "{}", d.file);
+        assert_eq!(sha256_hex(&bytes), d.sha256, "{}", d.file);
+        assert!(
+            !d.needed_by.is_empty(),
+            "{} trains no shipped network",
+            d.file
+        );
+        for network in &d.needed_by {
+            let user = m.network.iter().find(|n| &n.file == network);
+            let user = user.unwrap_or_else(|| panic!("{}: no network {network}", d.file));
+            assert!(
+                user.inputs.contains(&d.file),
+                "{network} does not list {}",
+                d.file
+            );
+        }
+    }
+}
+
+#[test]
+fn every_shipped_network_has_the_weights_listed() {
+    for n in manifest().network {
+        let network = Network::load(&root().join(&n.file)).unwrap();
+        assert_eq!(network.weights_sha256(), n.weights_sha256, "{}", n.file);
+        let trained_on: Vec<&String> = n.args.iter().filter(|a| a.ends_with(".pgd")).collect();
+        assert_eq!(
+            trained_on,
+            n.inputs.iter().collect::<Vec<_>>(),
+            "{}",
+            n.file
+        );
+    }
+}
+
+fn sample(name: &str) -> Sample {
+    let samples = manifest().sample;
+    samples.into_iter().find(|s| s.name == name).unwrap()
+}
+
+#[test]
+fn the_datagen_sample_comes_out_byte_for_byte() {
+    let s = sample("datagen");
+    let out = scratch("datagen-sample.pgd");
+    run(&s.args, &out);
+    let digest = sha256_hex(&std::fs::read(&out).unwrap());
+    assert_eq!(
+        Some(digest),
+        s.sha256,
+        "the datagen sample changed: if the search, evaluation or record format was meant to \
+         change, write the new digest in networks/MANIFEST.toml"
+    );
+}
+
+#[test]
+fn training_on_the_committed_sample_gives_the_listed_weights() {
+    let s = sample("train");
+    let out = scratch("train-sample.nnue");
+    run(&s.args, &out);
+    let network = Network::load(&out).unwrap();
+    assert_eq!(Some(network.weights_sha256()), s.weights_sha256);
+}
