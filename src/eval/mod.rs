@@ -10,6 +10,7 @@
 
 pub mod attacks;
 pub mod defaults;
+pub mod keys;
 pub mod params;
 pub mod pawns;
 pub mod trace;
@@ -24,6 +25,7 @@ use crate::position::Position;
 use crate::variant::RoyalRule;
 use arrayvec::ArrayVec;
 use attacks::{captures_by_leaps_only, leap_attacks, reach};
+use keys::Keys;
 use params::{family_weights, Global, Param, PerKind, Tapered, Weights};
 use pawns::PawnGeometry;
 use values::{cell_parity, mobility};
@@ -504,7 +506,7 @@ impl<B: BitSet> Evaluator<B> {
     /// Keys of the pawn structure (every player's pawns) and of the material (every
     /// player's count of every kind, on the board and in hand), for the search's
     /// correction history.
-    pub fn correction_keys(&self, pos: &Position<B>) -> crate::search::correction::Keys {
+    pub fn correction_keys(&self, pos: &Position<B>) -> Keys {
         let pawns = (0..self.players).fold(0u64, |acc, p| {
             acc.rotate_left(17) ^ self.pawn_set(pos, Player(p as u8)).fingerprint()
         });
@@ -524,7 +526,7 @@ impl<B: BitSet> Evaluator<B> {
                 material = material.wrapping_mul(0x0100_0000_01b3) ^ (n | hand << 8);
             }
         }
-        crate::search::correction::Keys {
+        Keys {
             pawns,
             material: crate::bitboard::mix(material),
         }

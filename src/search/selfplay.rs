@@ -7,7 +7,8 @@ use super::multi_player::{search, Method, MultiLimits};
 use super::{Limits, SearchResult, Searcher};
 use crate::bitboard::BitSet;
 use crate::eval::utility::Utility;
-use crate::game::{Game, Outcome};
+pub use crate::game::record::{Checkmate, Record};
+use crate::game::Game;
 use crate::moves::Move;
 use crate::piece::Player;
 use std::sync::atomic::AtomicBool;
@@ -34,27 +35,6 @@ pub struct Schedule {
     /// Plies at the start played at random (seeded), so that games differ.
     pub random_opening: usize,
     pub seed: u64,
-}
-
-/// A checkmate seen during a game: who, whom, at which ply.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Checkmate {
-    pub by: Player,
-    pub victim: Player,
-    pub ply: usize,
-}
-
-#[derive(Clone, Debug)]
-pub struct Record {
-    /// `None`: stopped at the ply limit.
-    pub outcome: Option<Outcome>,
-    pub plies: usize,
-    pub moves: Vec<String>,
-    /// Players eliminated during the game (multi-player games only).
-    pub checkmates: Vec<Checkmate>,
-    pub nodes: u64,
-    /// For a multi-player game stopped at the ply limit: the army whose evaluation is best.
-    pub leader: Option<Player>,
 }
 
 /// A small seeded generator for the random opening moves (xorshift).

@@ -5,7 +5,6 @@
 //! moves, and a quiescence search over captures and promotions (all moves when in check).
 //! One [`Worker`] runs per thread; the threads share only the table and the flags.
 
-use super::correction::Keys;
 use super::ordering::{
     is_capture, material_gain, moving_kind, pick_next, AllSink, Ranker, TacticalSink, ThreadData,
     HASH_MOVE,
@@ -14,6 +13,7 @@ use super::see::see_at_least;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::bitboard::BitSet;
+use crate::eval::keys::Keys;
 use crate::eval::Evaluator;
 use crate::movegen::tables::Tables;
 use crate::movegen::{generate, is_in_check, may_give_check, quick_legality};
