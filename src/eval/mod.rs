@@ -150,35 +150,7 @@ impl<B: BitSet> Evaluator<B> {
             })
             .collect();
         let far = centre_distance.iter().copied().max().unwrap_or(0);
-        let mut square = vec![0i8; players * nk * t.cells];
-        let mut kinds = Vec::new();
-        for p in 0..players {
-            let player = Player(p as u8);
-            let mut infos = Vec::new();
-            for k in t.variant.kinds() {
-                let def = t.variant.kind(k);
-                let mob = mobility(t, player, k);
-                let average = mob.average.round() as i32;
-                for (c, &n) in mob.per_cell.iter().enumerate() {
-                    square[(p * nk + k.index()) * t.cells + c] =
-                        (n as i32 - average).clamp(-128, 127) as i8;
-                }
-                let next = t.variant.morph_of(player, k);
-                infos.push(KindInfo {
-                    value: if def.royal {
-                        0
-                    } else {
-                        weights.get(weights.per_kind(PerKind::Value, k)).mg
-                            + becomes(&t.variant, &weights, k, next).mg
-                    },
-                    pawn: def.pawn,
-                    royal: def.royal,
-                    colour_bound: mob.colour_bound && !def.royal && !def.pawn,
-                    leap_captures: captures_by_leaps_only(t, player, k),
-                });
-            }
-            kinds.push(infos);
-        }
+        let (kinds, square) = kind_infos(t, &weights);
         let pawn_kinds = kinds
             .iter()
             .map(|infos: &Vec<KindInfo>| {
@@ -221,27 +193,9 @@ impl<B: BitSet> Evaluator<B> {
             pawns: (0..players)
                 .map(|p| PawnGeometry::new(t, Player(p as u8)))
                 .collect(),
-            near: shape
-                .all_cells()
-                .map(|a| {
-                    shape
-                        .all_cells()
-                        .filter(|&b| b != a && t.distance(a, b) <= 1)
-                        .fold(B::empty(), |mut acc, b| {
-                            acc.set(b);
-                            acc
-                        })
-                })
-                .collect(),
+            near: near_sets(t),
             empty_board_attacks: if players == 2 {
-                (0..players)
-                    .flat_map(|p| t.variant.kinds().map(move |k| (Player(p as u8), k)))
-                    .flat_map(|(p, k)| {
-                        shape
-                            .all_cells()
-                            .map(move |c| reach(t, p, k, c, B::empty()).attacks)
-                    })
-                    .collect()
+                empty_board_attacks(t)
             } else {
                 Vec::new()
             },
@@ -737,6 +691,73 @@ fn others<B: BitSet>(sets: &[B; 4], us: usize) -> B {
         }
     }
     out
+}
+
+/// What the evaluation keeps of each kind for each player (`kinds[player][kind]`), and the
+/// mobility square table (`square[(player * kinds + kind) * cells + cell]`, the moves from
+/// the cell less the kind's average).
+fn kind_infos<B: BitSet>(t: &Tables<B>, weights: &Weights) -> (Vec<Vec<KindInfo>>, Vec<i8>) {
+    let nk = t.variant.pieces.len();
+    let mut square = vec![0i8; t.players() * nk * t.cells];
+    let mut kinds = Vec::new();
+    for p in 0..t.players() {
+        let player = Player(p as u8);
+        let mut infos = Vec::new();
+        for k in t.variant.kinds() {
+            let def = t.variant.kind(k);
+            let mob = mobility(t, player, k);
+            let average = mob.average.round() as i32;
+            for (c, &n) in mob.per_cell.iter().enumerate() {
+                square[(p * nk + k.index()) * t.cells + c] =
+                    (n as i32 - average).clamp(-128, 127) as i8;
+            }
+            let next = t.variant.morph_of(player, k);
+            infos.push(KindInfo {
+                value: if def.royal {
+                    0
+                } else {
+                    weights.get(weights.per_kind(PerKind::Value, k)).mg
+                        + becomes(&t.variant, weights, k, next).mg
+                },
+                pawn: def.pawn,
+                royal: def.royal,
+                colour_bound: mob.colour_bound && !def.royal && !def.pawn,
+                leap_captures: captures_by_leaps_only(t, player, k),
+            });
+        }
+        kinds.push(infos);
+    }
+    (kinds, square)
+}
+
+/// Per cell: the cells next to it.
+fn near_sets<B: BitSet>(t: &Tables<B>) -> Vec<B> {
+    let shape = &t.shape;
+    shape
+        .all_cells()
+        .map(|a| {
+            shape
+                .all_cells()
+                .filter(|&b| b != a && t.distance(a, b) <= 1)
+                .fold(B::empty(), |mut acc, b| {
+                    acc.set(b);
+                    acc
+                })
+        })
+        .collect()
+}
+
+/// Per player, kind and cell (in that order): the cells the piece attacks on an empty board.
+fn empty_board_attacks<B: BitSet>(t: &Tables<B>) -> Vec<B> {
+    let shape = &t.shape;
+    (0..t.players())
+        .flat_map(|p| t.variant.kinds().map(move |k| (Player(p as u8), k)))
+        .flat_map(|(p, k)| {
+            shape
+                .all_cells()
+                .map(move |c| reach(t, p, k, c, B::empty()).attacks)
+        })
+        .collect()
 }
 
 #[cfg(test)]

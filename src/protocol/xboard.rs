@@ -175,27 +175,23 @@ impl XBoard {
             Some((c, a)) => (c, a.trim()),
             None => (line, ""),
         };
-        let reply = match cmd {
+        if cmd == "quit" {
+            return false;
+        }
+        if let Err(reason) = self.game_command(cmd, arg) {
+            self.out.send(&format!("Error ({reason}): {line}"));
+        }
+        self.ponder_if_wanted();
+        true
+    }
+
+    /// The commands about the game: who plays which side, its variant, position and moves;
+    /// the others go to [`Self::thinking_command`].
+    fn game_command(&mut self, cmd: &str, arg: &str) -> Reply {
+        match cmd {
             "" => Ok(()),
-            "quit" => return false,
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "draw" | "egtpath" => Ok(()),
-            // Pondering on/off; `hard` starts at once if the opponent is to move.
-            "hard" | "easy" => {
-                self.choices.ponder = cmd == "hard";
-                if cmd == "easy" {
-                    self.stop_pondering();
-                }
-                Ok(())
-            }
-            "hint" => {
-                self.send_hint();
-                Ok(())
-            }
-            "bk" => {
-                self.send_book_moves();
-                Ok(())
-            }
             "protover" => self.protover(arg),
             "new" => self.new_game(),
             "variant" => self.variant(arg),
@@ -226,6 +222,30 @@ impl XBoard {
             "result" => {
                 self.stop_search();
                 self.engine_side = None;
+                Ok(())
+            }
+            _ => self.thinking_command(cmd, arg),
+        }
+    }
+
+    /// The commands about the engine's thinking: pondering, hints, analysis, output, the
+    /// clock, the resources and the options; a bare move is a `usermove`.
+    fn thinking_command(&mut self, cmd: &str, arg: &str) -> Reply {
+        match cmd {
+            // Pondering on/off; `hard` starts at once if the opponent is to move.
+            "hard" | "easy" => {
+                self.choices.ponder = cmd == "hard";
+                if cmd == "easy" {
+                    self.stop_pondering();
+                }
+                Ok(())
+            }
+            "hint" => {
+                self.send_hint();
+                Ok(())
+            }
+            "bk" => {
+                self.send_book_moves();
                 Ok(())
             }
             "?" => {
@@ -283,12 +303,7 @@ impl XBoard {
                     Err("unknown command".into())
                 }
             }
-        };
-        if let Err(reason) = reply {
-            self.out.send(&format!("Error ({reason}): {line}"));
         }
-        self.ponder_if_wanted();
-        true
     }
 
     fn protover(&mut self, _version: &str) -> Reply {

@@ -45,14 +45,7 @@ pub fn run<B: BitSet>(
     let pos = game.pos;
     let moves = legal_moves(t, &pos);
     if moves.is_empty() {
-        let in_check = is_in_check(t, &pos, pos.side);
-        let lost = in_check || t.variant.stalemate == StalemateRule::Loss;
-        return SearchResult {
-            best: None,
-            ponder: None,
-            score: if lost { Score::Mate(0) } else { Score::Cp(0) },
-            nodes: 0,
-        };
+        return no_move_result(t, &pos);
     }
     tt.new_search();
     let budget = time::budget(limits);
@@ -130,6 +123,19 @@ pub fn run<B: BitSet>(
     // Every thread has flushed its count by now.
     result.nodes = shared.nodes.load(Ordering::Relaxed);
     result
+}
+
+/// The result of a position without a legal move: mated in check (or stalemated where
+/// stalemate loses), else drawn.
+fn no_move_result<B: BitSet>(t: &Tables<B>, pos: &crate::position::Position<B>) -> SearchResult {
+    let in_check = is_in_check(t, pos, pos.side);
+    let lost = in_check || t.variant.stalemate == StalemateRule::Loss;
+    SearchResult {
+        best: None,
+        ponder: None,
+        score: if lost { Score::Mate(0) } else { Score::Cp(0) },
+        nodes: 0,
+    }
 }
 
 /// Root moves in a first order: hash move, then captures by gain, then the rest.

@@ -217,18 +217,7 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
     let Loaded {
         train, validation, ..
     } = &loaded;
-    progress(&format!(
-        "{} positions from {} games: {} for training, {} for validation ({} games held out){}",
-        loaded.stats.positions,
-        loaded.stats.games,
-        train.len(),
-        validation.len(),
-        count_games(validation),
-        match loaded.stats.partial_lines {
-            0 => String::new(),
-            n => format!("; {n} unterminated last line(s) left out"),
-        }
-    ));
+    progress(&describe_split(&loaded));
     let inputs = KindMap::inputs(loaded.catalog.entries.len(), loaded.cells);
     let fitted = fit_k(train);
     progress(&format!(
@@ -241,18 +230,7 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
     ));
     let mut state = start(s, resumed, inputs, fitted)?;
     if s.resume.is_some() {
-        progress(&format!(
-            "resuming after epoch {} (K {:.1}, λ {}, seed {}{} from the checkpoint)",
-            state.history.len(),
-            state.k,
-            state.lambda,
-            state.seed,
-            if state.on_classical {
-                ", a correction to the classical evaluation"
-            } else {
-                ""
-            }
-        ));
+        progress(&describe_resume(&state));
     }
     let labels = Labels {
         k: state.k,
@@ -318,6 +296,39 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
         history: state.history,
         samples_per_second: trained as f64 / seconds.max(1e-9),
     })
+}
+
+/// The progress line on the data read: positions, games and the validation split.
+fn describe_split(loaded: &Loaded) -> String {
+    let (train, validation) = (&loaded.train, &loaded.validation);
+    format!(
+        "{} positions from {} games: {} for training, {} for validation ({} games held out){}",
+        loaded.stats.positions,
+        loaded.stats.games,
+        train.len(),
+        validation.len(),
+        count_games(validation),
+        match loaded.stats.partial_lines {
+            0 => String::new(),
+            n => format!("; {n} unterminated last line(s) left out"),
+        }
+    )
+}
+
+/// The progress line of a resumed run: where it goes on from, with the checkpoint's choices.
+fn describe_resume(state: &Checkpoint) -> String {
+    format!(
+        "resuming after epoch {} (K {:.1}, λ {}, seed {}{} from the checkpoint)",
+        state.history.len(),
+        state.k,
+        state.lambda,
+        state.seed,
+        if state.on_classical {
+            ", a correction to the classical evaluation"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The loss of predicting each position by `score` of it: by its own search score, what a
