@@ -14,7 +14,7 @@ use super::options::{self, Choices};
 use super::xboard_castling::xboard_may_see_castling;
 use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
 use super::xboard_targets::{self, Targets};
-use super::{search_done_to, Event, Inbox, Output, Protocol};
+use super::{search_done_to, Event, Inbox, Output, Protocol, Reply};
 use crate::armies;
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
@@ -114,8 +114,6 @@ pub struct XBoard {
     hint: Option<Hint>,
     lag: LagMeter,
 }
-
-type Reply = Result<(), String>;
 
 /// The shared loop calls the inherent methods of the same names.
 impl Protocol for XBoard {

@@ -11,6 +11,7 @@ pub use crate::game::record::{Checkmate, Record};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::piece::Player;
+use crate::random::XorShift;
 use std::sync::atomic::AtomicBool;
 
 /// How the engine copies of a multi-player game play.
@@ -37,18 +38,6 @@ pub struct Schedule {
     pub seed: u64,
 }
 
-/// A small seeded generator for the random opening moves (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// Plays from the game's position until the rules end it or `schedule.max_plies` plies are
 /// played. `choose` picks the move after the random opening and returns the nodes it
 /// searched; `after` sees the position before each move and the game after it.
@@ -58,7 +47,7 @@ fn drive<B: BitSet>(
     mut choose: impl FnMut(&Game<B>) -> (Move, u64),
     mut after: impl FnMut(&crate::position::Position<B>, &Game<B>, &mut Record),
 ) -> Record {
-    let mut rng = Rng(schedule.seed | 1);
+    let mut rng = XorShift::new(schedule.seed);
     let mut record = Record {
         outcome: None,
         plies: 0,
