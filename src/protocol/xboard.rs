@@ -63,7 +63,7 @@ struct Hint {
 }
 
 /// The clock settings XBoard sent.
-struct TimeControl {
+struct XboardClock {
     moves_per_period: u32,
     base: Duration,
     increment: Duration,
@@ -73,9 +73,9 @@ struct TimeControl {
     opponent_time: Option<Duration>,
 }
 
-impl Default for TimeControl {
+impl Default for XboardClock {
     fn default() -> Self {
-        TimeControl {
+        XboardClock {
             moves_per_period: 40,
             base: Duration::from_secs(300),
             increment: Duration::ZERO,
@@ -104,7 +104,7 @@ pub struct XBoard {
     engine_side: Option<Player>,
     analyzing: bool,
     post: Arc<AtomicBool>,
-    clock: TimeControl,
+    clock: XboardClock,
     search: Option<Running>,
     /// `ping`s received while thinking on a move, answered after the move.
     pending_pongs: Vec<String>,
@@ -158,7 +158,7 @@ impl XBoard {
             engine_side: Some(Player::BLACK),
             analyzing: false,
             post: Arc::new(AtomicBool::new(true)),
-            clock: TimeControl::default(),
+            clock: XboardClock::default(),
             search: None,
             pending_pongs: Vec::new(),
             choices: Choices::default(),

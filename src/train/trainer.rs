@@ -10,7 +10,7 @@
 use super::checkpoint::{Checkpoint, CheckpointError, EpochLoss};
 use super::data::{fit_k, load, sigmoid, LoadError, Loaded};
 use super::dataset::{Dataset, Entry};
-use super::network::{Gradient, Network, Scratch};
+use super::network::{FloatNetwork, Gradient, Scratch};
 use super::optimizer::{AdamW, Schedule};
 use super::quantise::quantise;
 use crate::nnue::features::KindMap;
@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct TrainSettings {
     pub files: Vec<PathBuf>,
     pub out: PathBuf,
     pub hidden: usize,
@@ -118,7 +118,7 @@ impl Worker {
     /// (each position's derivative times `grad_scale`, i.e. one over the batch size).
     fn run(
         &mut self,
-        net: &Network,
+        net: &FloatNetwork,
         data: &Dataset,
         items: &[u32],
         labels: Labels,
@@ -148,7 +148,7 @@ fn split(items: &[u32], parts: usize) -> Vec<&[u32]> {
 }
 
 /// The mean loss over `data`.
-fn mean_loss(net: &Network, data: &Dataset, workers: &mut [Worker], labels: Labels) -> f64 {
+fn mean_loss(net: &FloatNetwork, data: &Dataset, workers: &mut [Worker], labels: Labels) -> f64 {
     let all: Vec<u32> = (0..data.len() as u32).collect();
     let slices = split(&all, workers.len());
     workers.par_iter_mut().zip(slices).for_each(|(w, items)| {
@@ -160,13 +160,13 @@ fn mean_loss(net: &Network, data: &Dataset, workers: &mut [Worker], labels: Labe
 
 /// Where the run starts: fresh, or from the checkpoint read before the data.
 fn start(
-    s: &Settings,
+    s: &TrainSettings,
     resumed: Option<Checkpoint>,
     inputs: usize,
     fitted_k: f64,
 ) -> Result<Checkpoint, TrainError> {
     let Some(c) = resumed else {
-        let mut net = Network::new(inputs, s.hidden, s.seed);
+        let mut net = FloatNetwork::new(inputs, s.hidden, s.seed);
         if s.on_classical {
             // A correction starts at nothing: the classical evaluation as it is.
             net.zero_output();
@@ -199,7 +199,7 @@ fn start(
 
 /// Trains as `s` says, writing checkpoints and the network; `progress` gets a line per step
 /// of the run (for stderr).
-pub fn train(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, TrainError> {
+pub fn train(s: &TrainSettings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, TrainError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(s.threads.max(1))
         .build()
@@ -207,7 +207,10 @@ pub fn train(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, T
     pool.install(|| train_in_pool(s, progress))
 }
 
-fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, TrainError> {
+fn train_in_pool(
+    s: &TrainSettings,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Report, TrainError> {
     // A bad checkpoint is refused before the data is read: one line, nothing else printed.
     let resumed = match &s.resume {
         Some(path) => Some(Checkpoint::load(path).map_err(TrainError::Checkpoint)?),
@@ -350,7 +353,7 @@ fn count_games(data: &Dataset) -> usize {
 
 /// One pass over the training positions in the epoch's seeded order; the mean loss.
 fn run_epoch(
-    s: &Settings,
+    s: &TrainSettings,
     state: &mut Checkpoint,
     data: &Dataset,
     workers: &mut [Worker],
@@ -388,7 +391,7 @@ fn run_epoch(
 }
 
 /// The network file's header: what the network is and how it was made.
-fn header(s: &Settings, loaded: &Loaded, state: &Checkpoint) -> Header {
+fn header(s: &TrainSettings, loaded: &Loaded, state: &Checkpoint) -> Header {
     let files: Vec<String> = s.files.iter().map(|f| f.display().to_string()).collect();
     let losses: Vec<_> = state
         .history
