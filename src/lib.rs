@@ -2,17 +2,20 @@
 //! and four players.
 //!
 //! Data flows one way: protocol -> session -> search -> movegen -> board. The layers, bottom
-//! up: the core crate `panoply-core`, re-exported here under the same names — [`geometry`]
-//! and [`bitboard`] (cells and cell sets), [`piece`] (pieces as data), [`variant`] (rules as
-//! data), [`moves`], [`position`] (the board state and position strings), [`movegen`]
-//! (tables, legal moves, perft), [`game`] (a game in progress, the width choice) — which
-//! knows no family; then [`games`] (the families, which fill in their variants, and the
-//! registry of variant names), [`eval`] and [`search`], [`session`] (the engine as the
-//! protocols and the board server drive it), [`protocol`] (UCI, XBoard), [`server`] (the
-//! browser board) and [`shell`] (a text interface for humans). Beside them: [`tournament`]
-//! (`panoply match`, engines as child processes), [`tune`], [`train`] (NNUE networks),
-//! [`interop`] (other engines' conventions), [`bench`] (`panoply bench`: perft and search
-//! speed) and [`random`] (the seeded generator of everything that replays from a seed).
+//! up (docs/architecture.md; `tests/layers.rs` keeps the order): the core crate
+//! `panoply-core`, re-exported here under the same names — [`geometry`] and [`bitboard`]
+//! (cells and cell sets), [`piece`] (pieces as data), [`variant`] (rules as data), [`moves`],
+//! [`position`] (the board state and position strings), [`movegen`] (tables, legal moves,
+//! perft), [`game`] (a game in progress, the width choice) — which knows no family; then
+//! [`random`] (the seeded generators of everything that replays from a seed) and [`located`]
+//! (errors at a line of a file); [`eval`] and [`nnue`] (the evaluations); [`games`] (the
+//! families, which fill in their variants, and the registry of variant names); [`search`];
+//! [`session`] (the engine as the protocols and the board server drive it); and, on top,
+//! [`protocol`] (UCI, XBoard), [`server`] (the browser board), [`shell`] (a text interface
+//! for humans), [`tournament`] (`panoply match`, engines as child processes, books, PGN),
+//! [`armies`] (armies defined in a file), [`interop`] (other engines' conventions),
+//! [`bench`] (`panoply bench`), [`datagen`] (training games), [`train`] (NNUE networks) and
+//! [`tune`] (the Texel fit, labels).
 
 pub use panoply_core::{
     bitboard, game, geometry, movegen, moves, outcome, piece, position, variant, with_tables,
@@ -25,6 +28,7 @@ pub mod digest;
 pub mod eval;
 pub mod games;
 pub mod interop;
+pub mod located;
 pub mod nnue;
 pub mod protocol;
 pub mod random;

@@ -2,9 +2,9 @@
 //! played, files concatenate, a truncated file reads its complete games and says where it was
 //! cut, garbage is refused with the file and offset, and the filter drops what it says.
 
-use panoply::datagen::generate::{self, Job, Opening, Settings};
+use panoply::datagen::generate::{self, DatagenSettings, Job, Opening};
 use panoply::datagen::reader::{read_records, Truncation};
-use panoply::datagen::record::{tokens, GameRecord, GameResult, Ply, StoredMove, StoredScore};
+use panoply::datagen::record::{tokens, GameResult, PgdRecord, Ply, StoredMove, StoredScore};
 use panoply::datagen::{read_positions, DataError, Filter, ReadSummary, TrainingPosition};
 use panoply::game::{AnyTables, Game};
 use panoply::games;
@@ -41,12 +41,12 @@ fn small_job(out: PathBuf, games: u64, shard: u64) -> Job {
         .collect();
     Job {
         openings,
-        settings: Settings {
+        settings: DatagenSettings {
             soft_nodes: 300,
             hard_nodes: 1200,
             max_plies: 40,
             hash_mb: 1,
-            ..Settings::default()
+            ..DatagenSettings::default()
         },
         seed: 5,
         shard,
@@ -62,7 +62,7 @@ fn only(path: &PathBuf) -> &[PathBuf] {
     std::slice::from_ref(path)
 }
 
-fn records(paths: &[PathBuf]) -> (Vec<GameRecord>, ReadSummary) {
+fn records(paths: &[PathBuf]) -> (Vec<PgdRecord>, ReadSummary) {
     let mut out = Vec::new();
     let summary = read_records(paths, |_, r, _| {
         out.push(r.clone());
@@ -80,7 +80,7 @@ fn positions(paths: &[PathBuf], filter: &Filter) -> (Vec<TrainingPosition>, Read
 
 /// The positions before each ply of a record and the moves, replayed through the game's own
 /// legal move list (not the reader's decoding).
-fn replay(record: &GameRecord) -> Vec<Position<u64>> {
+fn replay(record: &PgdRecord) -> Vec<Position<u64>> {
     let mut game = Game::from_position_string(narrow(&record.variant), &record.start).unwrap();
     let mut out = Vec::new();
     for ply in &record.plies {
@@ -110,23 +110,23 @@ fn generated_games_read_back_as_played() {
         ..SearchOptions::default()
     };
     let mut searcher = Searcher::new(job.openings[0].tables.clone(), options);
-    let mut played: Vec<GameRecord> = (0..4u64)
+    let mut played: Vec<PgdRecord> = (0..4u64)
         .map(|i| {
-            let mut rec = GameRecord::default();
+            let mut rec = PgdRecord::default();
             let mut rng = generate::game_rng(5, 0, i);
             let opening = &job.openings[i as usize % 2];
             generate::play_game(&mut searcher, opening, &job.settings, &mut rng, &mut rec);
             rec
         })
         .collect();
-    let key = |r: &GameRecord| (r.variant.clone(), r.start.clone(), r.plies.len());
+    let key = |r: &PgdRecord| (r.variant.clone(), r.start.clone(), r.plies.len());
     written.sort_by_key(key);
     played.sort_by_key(key);
     assert_eq!(written, played);
     assert!(played.iter().all(|r| !r.plies.is_empty()));
     // Every ply comes back as a position with its score and the result for the side to move.
     let (got, summary) = positions(only(&out), &Filter::none());
-    let finished: Vec<&GameRecord> = written.iter().filter(|r| r.result.is_some()).collect();
+    let finished: Vec<&PgdRecord> = written.iter().filter(|r| r.result.is_some()).collect();
     assert_eq!(
         summary.positions,
         finished.iter().map(|r| r.plies.len() as u64).sum::<u64>()
@@ -169,7 +169,7 @@ fn shards_play_different_games_and_a_rerun_appends_new_ones() {
 }
 
 /// A CwDA FIDE-FIDE game by hand: each ply's move and score, White won.
-fn hand_game() -> GameRecord {
+fn hand_game() -> PgdRecord {
     let t = narrow("cwda-fide-fide");
     let mut game = Game::new(t.clone());
     let start = game.position_string();
@@ -190,7 +190,7 @@ fn hand_game() -> GameRecord {
             score,
         })
         .collect();
-    GameRecord {
+    PgdRecord {
         variant: t.variant.name.clone(),
         tokens: tokens(&t),
         start,
@@ -199,7 +199,7 @@ fn hand_game() -> GameRecord {
     }
 }
 
-fn write_records(path: &PathBuf, records: &[GameRecord]) {
+fn write_records(path: &PathBuf, records: &[PgdRecord]) {
     let mut bytes = Vec::new();
     for r in records {
         r.encode(&mut bytes);

@@ -173,7 +173,7 @@ fn xboard_plays_book_moves_and_reports_bad_books() {
     let out = say(&mut e, "option BookFile=/nonexistent/panoply.book");
     assert_eq!(out.len(), 1, "{out:?}");
     assert!(
-        out[0].starts_with("Error (BookFile: /nonexistent/panoply.book:0: cannot read"),
+        out[0].starts_with("Error (BookFile: /nonexistent/panoply.book: cannot read"),
         "{out:?}"
     );
     assert!(say(&mut e, &format!("option BookFile={}", book.display())).is_empty());

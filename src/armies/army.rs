@@ -51,11 +51,7 @@ impl Army {
 
 /// Reads and checks the text of an armies file called `file`.
 pub fn parse_armies(file: &str, text: &str) -> Result<Vec<Army>, ArmiesError> {
-    let at = |offset: usize, problem| ArmiesError {
-        file: file.to_string(),
-        line: line_of(text, offset),
-        problem,
-    };
+    let at = |offset: usize, problem| ArmiesError::new(file, line_of(text, offset), problem);
     let schema: FileSchema = toml::from_str(text).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
         at(offset, Problem::Syntax(e.message().trim().to_string()))

@@ -1,14 +1,10 @@
 //! Errors of an armies file: each names the file, the line and what is wrong.
 
+use crate::located::Located;
 use std::fmt;
 
 /// Something wrong with an armies file, at a line of it (0 when the file cannot be read).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ArmiesError {
-    pub file: String,
-    pub line: usize,
-    pub problem: Problem,
-}
+pub type ArmiesError = Located<Problem>;
 
 /// What is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,18 +83,6 @@ impl fmt::Display for Problem {
         }
     }
 }
-
-impl fmt::Display for ArmiesError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: {}", self.file, self.problem)
-        } else {
-            write!(f, "{}:{}: {}", self.file, self.line, self.problem)
-        }
-    }
-}
-
-impl std::error::Error for ArmiesError {}
 
 /// The 1-based line of a byte offset in `text`.
 pub fn line_of(text: &str, offset: usize) -> usize {

@@ -31,11 +31,8 @@ pub fn loaded_armies() -> Vec<Army> {
 /// Reads, checks and adds the armies of the file at `path`; on any error nothing is added
 /// and the armies known before stay. Returns the codes added.
 pub fn load_file(path: &str) -> Result<Vec<String>, ArmiesError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ArmiesError {
-        file: path.to_string(),
-        line: 0,
-        problem: Problem::Unreadable(e.to_string()),
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ArmiesError::new(path, 0, Problem::Unreadable(e.to_string())))?;
     load_text(path, &text)
 }
 
@@ -50,11 +47,7 @@ pub fn load_text(file: &str, text: &str) -> Result<Vec<String>, ArmiesError> {
             continue; // the same army loaded again (the same file set twice)
         }
         let line = line_of_code(text, &army.code);
-        let err = |problem| ArmiesError {
-            file: file.to_string(),
-            line,
-            problem,
-        };
+        let err = |problem| ArmiesError::new(file, line, problem);
         if builtin.iter().chain(&known).any(|b| b.code == army.code) {
             let why = format!("'{}' is already an army's code", army.code);
             return Err(err(Problem::BadCode(why)));

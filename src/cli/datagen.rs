@@ -4,7 +4,7 @@
 
 use super::{read_text, Failure};
 use clap::Args;
-use panoply::datagen::generate::{self, Adjudication, Job, Progress, Settings};
+use panoply::datagen::generate::{self, Adjudication, DatagenSettings, Job, Progress};
 use panoply::datagen::{read_positions, Filter, ReadSummary};
 use panoply::tournament::openings::Suite;
 use std::path::PathBuf;
@@ -171,8 +171,8 @@ impl DatagenArgs {
         Ok(names)
     }
 
-    fn settings(&self) -> Settings {
-        Settings {
+    fn settings(&self) -> DatagenSettings {
+        DatagenSettings {
             soft_nodes: self.soft_nodes,
             hard_nodes: self.nodes.max(self.soft_nodes),
             random_plies: self.random_plies,

@@ -4,7 +4,7 @@
 use super::Failure;
 use clap::{Args, ValueEnum};
 use panoply::train::optimizer::Schedule;
-use panoply::train::trainer::{train, Settings};
+use panoply::train::trainer::{train, TrainSettings};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -85,7 +85,7 @@ impl TrainArgs {
         Ok(())
     }
 
-    fn settings(self) -> Result<Settings, Failure> {
+    fn settings(self) -> Result<TrainSettings, Failure> {
         let check = |ok: bool, what: String| if ok { Ok(()) } else { Err(Failure(what)) };
         check(
             (0.0..=1.0).contains(&self.lambda),
@@ -126,7 +126,7 @@ impl TrainArgs {
         let threads = self
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        Ok(Settings {
+        Ok(TrainSettings {
             checkpoint: self
                 .checkpoint
                 .unwrap_or_else(|| self.out.with_extension("ckpt")),

@@ -3,7 +3,7 @@
 
 use super::{write_text, Failure};
 use clap::Args;
-use panoply::tune::texel::{header, tune, Settings};
+use panoply::tune::texel::{header, tune, TuneSettings};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -53,8 +53,8 @@ impl TuneArgs {
         write_text(out.as_deref(), &text)
     }
 
-    fn settings(self) -> Settings {
-        Settings {
+    fn settings(self) -> TuneSettings {
+        TuneSettings {
             files: self.files,
             epochs: self.epochs,
             rate: self.rate,

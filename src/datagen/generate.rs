@@ -11,7 +11,7 @@
 //! file numbers its games on from the records already there, so re-running appends new games.
 
 use super::reader::{complete_prefix, DataError};
-use super::record::{tokens, GameRecord, GameResult, Ply, StoredMove, StoredScore};
+use super::record::{tokens, GameResult, PgdRecord, Ply, StoredMove, StoredScore};
 use crate::game::{AnyTables, Game, Outcome};
 use crate::movegen::legal_moves;
 use crate::movegen::tables::Tables;
@@ -56,7 +56,7 @@ impl Default for Adjudication {
 
 /// How every game is played.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub struct DatagenSettings {
     /// Stop deepening after the iteration that passes this many nodes.
     pub soft_nodes: u64,
     /// Never search more nodes than this for a move.
@@ -69,9 +69,9 @@ pub struct Settings {
     pub adjudication: Adjudication,
 }
 
-impl Default for Settings {
+impl Default for DatagenSettings {
     fn default() -> Self {
-        Settings {
+        DatagenSettings {
             soft_nodes: 1_000,
             hard_nodes: 4_000,
             random_plies: 4,
@@ -222,9 +222,9 @@ fn result_of(outcome: &Outcome) -> GameResult {
 pub fn play_game(
     searcher: &mut Searcher<u64>,
     opening: &Opening,
-    settings: &Settings,
+    settings: &DatagenSettings,
     rng: &mut Rng,
-    record: &mut GameRecord,
+    record: &mut PgdRecord,
 ) -> u64 {
     let t = &opening.tables;
     let start = start_game(opening, settings.random_plies, rng).position_string();
@@ -275,7 +275,7 @@ pub fn play_game(
 /// A generation run: what to play and where to write it.
 pub struct Job {
     pub openings: Vec<Opening>,
-    pub settings: Settings,
+    pub settings: DatagenSettings,
     pub seed: u64,
     pub shard: u64,
     pub threads: usize,
@@ -442,7 +442,7 @@ fn worker(job: &Job, shared: &Shared) -> Result<(), GenError> {
     };
     let mut searcher = Searcher::new(job.openings[0].tables.clone(), options);
     searcher.search_on_caller_thread();
-    let mut record = GameRecord::default();
+    let mut record = PgdRecord::default();
     let mut bytes = Vec::new();
     while let Some(i) = shared.claim(job) {
         let opening = &job.openings[(i % job.openings.len() as u64) as usize];

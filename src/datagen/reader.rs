@@ -5,7 +5,7 @@
 //! still read; anything else that is not a record is an error naming the file and offset.
 
 use super::filter::Filter;
-use super::record::{body_length, GameRecord, RecordError, HEADER_BYTES, MAGIC};
+use super::record::{body_length, PgdRecord, RecordError, HEADER_BYTES, MAGIC};
 use crate::game::AnyTables;
 use crate::games;
 use crate::movegen::legal_moves;
@@ -198,10 +198,10 @@ pub struct At<'a> {
 /// in the summary it returns and reports a truncated last record of a file there.
 pub fn read_records(
     paths: &[PathBuf],
-    mut each: impl FnMut(&At, &GameRecord, &mut ReadSummary) -> Result<(), DataError>,
+    mut each: impl FnMut(&At, &PgdRecord, &mut ReadSummary) -> Result<(), DataError>,
 ) -> Result<ReadSummary, DataError> {
     let mut summary = ReadSummary::default();
-    let mut record = GameRecord::default();
+    let mut record = PgdRecord::default();
     let mut body = Vec::new();
     for path in paths {
         let io = |e: std::io::Error| DataError::Io {

@@ -153,7 +153,7 @@ pub struct Ply {
 
 /// One game as stored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct PgdRecord {
     pub variant: String,
     /// The variant's position-string tokens in the writer's kind order.
     pub tokens: Vec<String>,
@@ -191,7 +191,7 @@ impl fmt::Display for RecordError {
     }
 }
 
-impl GameRecord {
+impl PgdRecord {
     /// Appends the record's bytes to `out` (reused by the caller, so no allocation once it
     /// has grown).
     pub fn encode(&self, out: &mut Vec<u8>) {
@@ -315,7 +315,7 @@ mod tests {
 
     #[test]
     fn a_record_reads_back() {
-        let rec = GameRecord {
+        let rec = PgdRecord {
             variant: "cwda-fide-nutty".into(),
             tokens: vec!["P".into(), "N".into(), "+W".into()],
             start: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
@@ -338,7 +338,7 @@ mod tests {
             HEADER_BYTES + 1 + 16 + 1 + 2 + 2 + 3 + 2 + 27 + 2 + 12
         );
         let n = body_length(bytes[..8].try_into().unwrap()).unwrap();
-        let mut back = GameRecord::default();
+        let mut back = PgdRecord::default();
         back.decode_body(&bytes[8..8 + n]).unwrap();
         assert_eq!(back, rec);
         let kinds = [Some(Kind(0)), Some(Kind(1)), Some(Kind(2))];

@@ -10,6 +10,7 @@
 
 pub mod attacks;
 pub mod defaults;
+pub mod keys;
 pub mod params;
 pub mod pawns;
 pub mod trace;
@@ -24,6 +25,7 @@ use crate::position::Position;
 use crate::variant::RoyalRule;
 use arrayvec::ArrayVec;
 use attacks::{captures_by_leaps_only, leap_attacks, reach};
+use keys::Keys;
 use params::{family_weights, Global, Param, PerKind, Tapered, Weights};
 use pawns::PawnGeometry;
 use values::{cell_parity, mobility};
@@ -148,35 +150,7 @@ impl<B: BitSet> Evaluator<B> {
             })
             .collect();
         let far = centre_distance.iter().copied().max().unwrap_or(0);
-        let mut square = vec![0i8; players * nk * t.cells];
-        let mut kinds = Vec::new();
-        for p in 0..players {
-            let player = Player(p as u8);
-            let mut infos = Vec::new();
-            for k in t.variant.kinds() {
-                let def = t.variant.kind(k);
-                let mob = mobility(t, player, k);
-                let average = mob.average.round() as i32;
-                for (c, &n) in mob.per_cell.iter().enumerate() {
-                    square[(p * nk + k.index()) * t.cells + c] =
-                        (n as i32 - average).clamp(-128, 127) as i8;
-                }
-                let next = t.variant.morph_of(player, k);
-                infos.push(KindInfo {
-                    value: if def.royal {
-                        0
-                    } else {
-                        weights.get(weights.per_kind(PerKind::Value, k)).mg
-                            + becomes(&t.variant, &weights, k, next).mg
-                    },
-                    pawn: def.pawn,
-                    royal: def.royal,
-                    colour_bound: mob.colour_bound && !def.royal && !def.pawn,
-                    leap_captures: captures_by_leaps_only(t, player, k),
-                });
-            }
-            kinds.push(infos);
-        }
+        let (kinds, square) = kind_infos(t, &weights);
         let pawn_kinds = kinds
             .iter()
             .map(|infos: &Vec<KindInfo>| {
@@ -219,27 +193,9 @@ impl<B: BitSet> Evaluator<B> {
             pawns: (0..players)
                 .map(|p| PawnGeometry::new(t, Player(p as u8)))
                 .collect(),
-            near: shape
-                .all_cells()
-                .map(|a| {
-                    shape
-                        .all_cells()
-                        .filter(|&b| b != a && t.distance(a, b) <= 1)
-                        .fold(B::empty(), |mut acc, b| {
-                            acc.set(b);
-                            acc
-                        })
-                })
-                .collect(),
+            near: near_sets(t),
             empty_board_attacks: if players == 2 {
-                (0..players)
-                    .flat_map(|p| t.variant.kinds().map(move |k| (Player(p as u8), k)))
-                    .flat_map(|(p, k)| {
-                        shape
-                            .all_cells()
-                            .map(move |c| reach(t, p, k, c, B::empty()).attacks)
-                    })
-                    .collect()
+                empty_board_attacks(t)
             } else {
                 Vec::new()
             },
@@ -504,7 +460,7 @@ impl<B: BitSet> Evaluator<B> {
     /// Keys of the pawn structure (every player's pawns) and of the material (every
     /// player's count of every kind, on the board and in hand), for the search's
     /// correction history.
-    pub fn correction_keys(&self, pos: &Position<B>) -> crate::search::correction::Keys {
+    pub fn correction_keys(&self, pos: &Position<B>) -> Keys {
         let pawns = (0..self.players).fold(0u64, |acc, p| {
             acc.rotate_left(17) ^ self.pawn_set(pos, Player(p as u8)).fingerprint()
         });
@@ -524,7 +480,7 @@ impl<B: BitSet> Evaluator<B> {
                 material = material.wrapping_mul(0x0100_0000_01b3) ^ (n | hand << 8);
             }
         }
-        crate::search::correction::Keys {
+        Keys {
             pawns,
             material: crate::bitboard::mix(material),
         }
@@ -735,6 +691,73 @@ fn others<B: BitSet>(sets: &[B; 4], us: usize) -> B {
         }
     }
     out
+}
+
+/// What the evaluation keeps of each kind for each player (`kinds[player][kind]`), and the
+/// mobility square table (`square[(player * kinds + kind) * cells + cell]`, the moves from
+/// the cell less the kind's average).
+fn kind_infos<B: BitSet>(t: &Tables<B>, weights: &Weights) -> (Vec<Vec<KindInfo>>, Vec<i8>) {
+    let nk = t.variant.pieces.len();
+    let mut square = vec![0i8; t.players() * nk * t.cells];
+    let mut kinds = Vec::new();
+    for p in 0..t.players() {
+        let player = Player(p as u8);
+        let mut infos = Vec::new();
+        for k in t.variant.kinds() {
+            let def = t.variant.kind(k);
+            let mob = mobility(t, player, k);
+            let average = mob.average.round() as i32;
+            for (c, &n) in mob.per_cell.iter().enumerate() {
+                square[(p * nk + k.index()) * t.cells + c] =
+                    (n as i32 - average).clamp(-128, 127) as i8;
+            }
+            let next = t.variant.morph_of(player, k);
+            infos.push(KindInfo {
+                value: if def.royal {
+                    0
+                } else {
+                    weights.get(weights.per_kind(PerKind::Value, k)).mg
+                        + becomes(&t.variant, weights, k, next).mg
+                },
+                pawn: def.pawn,
+                royal: def.royal,
+                colour_bound: mob.colour_bound && !def.royal && !def.pawn,
+                leap_captures: captures_by_leaps_only(t, player, k),
+            });
+        }
+        kinds.push(infos);
+    }
+    (kinds, square)
+}
+
+/// Per cell: the cells next to it.
+fn near_sets<B: BitSet>(t: &Tables<B>) -> Vec<B> {
+    let shape = &t.shape;
+    shape
+        .all_cells()
+        .map(|a| {
+            shape
+                .all_cells()
+                .filter(|&b| b != a && t.distance(a, b) <= 1)
+                .fold(B::empty(), |mut acc, b| {
+                    acc.set(b);
+                    acc
+                })
+        })
+        .collect()
+}
+
+/// Per player, kind and cell (in that order): the cells the piece attacks on an empty board.
+fn empty_board_attacks<B: BitSet>(t: &Tables<B>) -> Vec<B> {
+    let shape = &t.shape;
+    (0..t.players())
+        .flat_map(|p| t.variant.kinds().map(move |k| (Player(p as u8), k)))
+        .flat_map(|(p, k)| {
+            shape
+                .all_cells()
+                .map(move |c| reach(t, p, k, c, B::empty()).attacks)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -103,6 +103,9 @@ impl Inbox {
     }
 }
 
+/// A command's outcome: `Err` holds the one-line reason the protocol reports.
+type Reply = Result<(), String>;
+
 /// What a protocol does with the events of the shared loop ([`event_loop`]).
 pub trait Protocol {
     fn inbox(&mut self) -> &mut Inbox;

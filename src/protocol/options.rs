@@ -88,169 +88,182 @@ pub struct Spec {
 }
 
 /// Every option, in the order the protocols list them.
-pub fn table() -> Vec<Spec> {
-    use Kind::*;
-    use Offered::*;
-    let spin = |min, max| Spin { min, max };
-    vec![
-        Spec {
-            name: "Hash",
-            kind: spin(1, MAX_HASH_MB as i64),
-            offered: UciOnly,
-            current: |s, _| s.options().hash_mb.to_string(),
-            set: |s, _, v| set_search(s, v, |o, n| o.hash_mb = n),
+pub const OPTIONS: &[Spec] = &[
+    Spec {
+        name: "Hash",
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_HASH_MB as i64,
         },
-        Spec {
-            name: "Threads",
-            kind: spin(1, MAX_THREADS as i64),
-            offered: UciOnly,
-            current: |s, _| s.options().threads.to_string(),
-            set: |s, _, v| set_search(s, v, |o, n| o.threads = n),
+        offered: Offered::UciOnly,
+        current: |s, _| s.options().hash_mb.to_string(),
+        set: |s, _, v| set_search(s, v, |o, n| o.hash_mb = n),
+    },
+    Spec {
+        name: "Threads",
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_THREADS as i64,
         },
-        Spec {
-            name: "MultiPV",
-            kind: spin(1, MAX_MULTI_PV),
-            offered: UciOnly,
-            current: |s, _| s.options().multi_pv.to_string(),
-            set: |s, _, v| set_search(s, v, |o, n| o.multi_pv = n),
+        offered: Offered::UciOnly,
+        current: |s, _| s.options().threads.to_string(),
+        set: |s, _, v| set_search(s, v, |o, n| o.threads = n),
+    },
+    Spec {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_MULTI_PV,
         },
-        Spec {
-            name: "Clear Hash",
-            kind: Button,
-            offered: Both,
-            current: |_, _| String::new(),
-            set: |s, _, _| {
-                s.new_game();
-                Ok(None)
-            },
+        offered: Offered::UciOnly,
+        current: |s, _| s.options().multi_pv.to_string(),
+        set: |s, _, v| set_search(s, v, |o, n| o.multi_pv = n),
+    },
+    Spec {
+        name: "Clear Hash",
+        kind: Kind::Button,
+        offered: Offered::Both,
+        current: |_, _| String::new(),
+        set: |s, _, _| {
+            s.new_game();
+            Ok(None)
         },
-        Spec {
-            name: "Ponder",
-            kind: Check,
-            offered: UciOnly,
-            current: |_, c| c.ponder.to_string(),
-            set: |_, c, v| {
-                c.ponder = check(v);
-                Ok(None)
-            },
+    },
+    Spec {
+        name: "Ponder",
+        kind: Kind::Check,
+        offered: Offered::UciOnly,
+        current: |_, c| c.ponder.to_string(),
+        set: |_, c, v| {
+            c.ponder = check(v);
+            Ok(None)
         },
-        Spec {
-            name: "Move Overhead",
-            kind: spin(0, MAX_MOVE_OVERHEAD_MS as i64),
-            offered: Both,
-            current: |s, _| s.play_settings().move_overhead.as_millis().to_string(),
-            set: |s, _, v| {
-                let mut play = s.play_settings();
-                play.move_overhead = Duration::from_millis(number(v) as u64);
-                s.set_play_settings(play);
-                Ok(None)
-            },
+    },
+    Spec {
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_MOVE_OVERHEAD_MS as i64,
         },
-        Spec {
-            name: OWN_BOOK,
-            kind: Check,
-            offered: Both,
-            current: |_, c| c.book.enabled().to_string(),
-            set: |_, c, v| {
-                c.book.set_enabled(check(v));
-                Ok(None)
-            },
+        offered: Offered::Both,
+        current: |s, _| s.play_settings().move_overhead.as_millis().to_string(),
+        set: |s, _, v| {
+            let mut play = s.play_settings();
+            play.move_overhead = Duration::from_millis(number(v) as u64);
+            s.set_play_settings(play);
+            Ok(None)
         },
-        Spec {
-            name: BOOK_FILE,
-            kind: File,
-            offered: Both,
-            current: |_, c| c.book.path().to_string(),
-            set: |_, c, v| c.book.load(text(v)).map(|()| None),
+    },
+    Spec {
+        name: OWN_BOOK,
+        kind: Kind::Check,
+        offered: Offered::Both,
+        current: |_, c| c.book.enabled().to_string(),
+        set: |_, c, v| {
+            c.book.set_enabled(check(v));
+            Ok(None)
         },
-        Spec {
-            name: USE_NNUE,
-            kind: Check,
-            offered: Both,
-            current: |s, _| s.eval_settings().use_nnue.to_string(),
-            set: |s, _, v| Ok(Some(s.set_use_nnue(check(v)))),
+    },
+    Spec {
+        name: BOOK_FILE,
+        kind: Kind::File,
+        offered: Offered::Both,
+        current: |_, c| c.book.path().to_string(),
+        set: |_, c, v| c.book.load(text(v)).map(|()| None),
+    },
+    Spec {
+        name: USE_NNUE,
+        kind: Kind::Check,
+        offered: Offered::Both,
+        current: |s, _| s.eval_settings().use_nnue.to_string(),
+        set: |s, _, v| Ok(Some(s.set_use_nnue(check(v)))),
+    },
+    Spec {
+        name: EVAL_FILE,
+        kind: Kind::File,
+        offered: Offered::Both,
+        current: |_, _| String::new(),
+        set: |s, _, v| s.load_eval_file(text(v)).map(Some),
+    },
+    Spec {
+        name: ARMIES_FILE,
+        kind: Kind::File,
+        offered: Offered::Both,
+        current: |_, _| String::new(),
+        set: |_, _, v| set_armies_file(text(v)).map(Some),
+    },
+    Spec {
+        name: "MultiPlayerSearch",
+        kind: Kind::Combo(|| Method::ALL.iter().map(|m| m.name().to_string()).collect()),
+        offered: Offered::UciOnly,
+        current: |s, _| s.multi_player_method().name().to_string(),
+        set: |s, _, v| {
+            let name = text(v);
+            let method = Method::from_name(name)
+                .ok_or_else(|| format!("'{name}' is not a search method (paranoid or brs)"))?;
+            s.set_multi_player_method(method);
+            Ok(None)
         },
-        Spec {
-            name: EVAL_FILE,
-            kind: File,
-            offered: Both,
-            current: |_, _| String::new(),
-            set: |s, _, v| s.load_eval_file(text(v)).map(Some),
+    },
+    Spec {
+        name: "UCI_AnalyseMode",
+        kind: Kind::Check,
+        offered: Offered::UciOnly,
+        current: |s, _| s.play_settings().analyse_mode.to_string(),
+        set: |s, _, v| {
+            let mut play = s.play_settings();
+            play.analyse_mode = check(v);
+            s.set_play_settings(play);
+            Ok(None)
         },
-        Spec {
-            name: ARMIES_FILE,
-            kind: File,
-            offered: Both,
-            current: |_, _| String::new(),
-            set: |_, _, v| set_armies_file(text(v)).map(Some),
+    },
+    Spec {
+        name: "UCI_ShowWDL",
+        kind: Kind::Check,
+        offered: Offered::UciOnly,
+        current: |_, c| c.show_wdl.to_string(),
+        set: |_, c, v| {
+            c.show_wdl = check(v);
+            Ok(None)
         },
-        Spec {
-            name: "MultiPlayerSearch",
-            kind: Combo(|| Method::ALL.iter().map(|m| m.name().to_string()).collect()),
-            offered: UciOnly,
-            current: |s, _| s.multi_player_method().name().to_string(),
-            set: |s, _, v| {
-                let name = text(v);
-                let method = Method::from_name(name)
-                    .ok_or_else(|| format!("'{name}' is not a search method (paranoid or brs)"))?;
-                s.set_multi_player_method(method);
-                Ok(None)
-            },
+    },
+    Spec {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check,
+        offered: Offered::UciOnly,
+        current: |_, c| c.limit_strength.to_string(),
+        set: |s, c, v| {
+            c.limit_strength = check(v);
+            apply_level(s, c)
         },
-        Spec {
-            name: "UCI_AnalyseMode",
-            kind: Check,
-            offered: UciOnly,
-            current: |s, _| s.play_settings().analyse_mode.to_string(),
-            set: |s, _, v| {
-                let mut play = s.play_settings();
-                play.analyse_mode = check(v);
-                s.set_play_settings(play);
-                Ok(None)
-            },
+    },
+    Spec {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            min: MIN_ELO,
+            max: MAX_ELO,
         },
-        Spec {
-            name: "UCI_ShowWDL",
-            kind: Check,
-            offered: UciOnly,
-            current: |_, c| c.show_wdl.to_string(),
-            set: |_, c, v| {
-                c.show_wdl = check(v);
-                Ok(None)
-            },
+        offered: Offered::UciOnly,
+        current: |_, c| c.elo.to_string(),
+        set: |s, c, v| {
+            c.elo = number(v);
+            apply_level(s, c)
         },
-        Spec {
-            name: "UCI_LimitStrength",
-            kind: Check,
-            offered: UciOnly,
-            current: |_, c| c.limit_strength.to_string(),
-            set: |s, c, v| {
-                c.limit_strength = check(v);
-                apply_level(s, c)
-            },
+    },
+    Spec {
+        name: "Skill Level",
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_LEVEL as i64,
         },
-        Spec {
-            name: "UCI_Elo",
-            kind: spin(MIN_ELO, MAX_ELO),
-            offered: UciOnly,
-            current: |_, c| c.elo.to_string(),
-            set: |s, c, v| {
-                c.elo = number(v);
-                apply_level(s, c)
-            },
+        offered: Offered::Both,
+        current: |_, c| c.skill.to_string(),
+        set: |s, c, v| {
+            c.skill = number(v);
+            apply_level(s, c)
         },
-        Spec {
-            name: "Skill Level",
-            kind: spin(0, MAX_LEVEL as i64),
-            offered: Both,
-            current: |_, c| c.skill.to_string(),
-            set: |s, c, v| {
-                c.skill = number(v);
-                apply_level(s, c)
-            },
-        },
-    ]
-}
+    },
+];
 
 /// Sets option `name` from the GUI's text. Unknown names and bad values are refused with a
 /// one-line reason and change nothing. `Ok(Some(line))`: a note for the user.
@@ -260,8 +273,7 @@ pub fn set(
     name: &str,
     value: &str,
 ) -> Result<Option<String>, String> {
-    let table = table();
-    let spec = table
+    let spec = OPTIONS
         .iter()
         .find(|s| s.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| format!("unknown option '{name}'"))?;
@@ -275,7 +287,7 @@ pub fn set(
 
 /// Whether `name` is a button (set without a value).
 pub fn is_button(name: &str) -> bool {
-    table()
+    OPTIONS
         .iter()
         .any(|s| s.name.eq_ignore_ascii_case(name) && matches!(s.kind, Kind::Button))
 }
@@ -342,7 +354,7 @@ fn apply_level(session: &mut Session, choices: &Choices) -> Result<Option<String
 
 /// The `option name ...` lines of UCI's answer to `uci`.
 pub fn uci_lines(session: &Session, choices: &Choices) -> Vec<String> {
-    table()
+    OPTIONS
         .iter()
         .map(|spec| {
             let value = (spec.current)(session, choices);
@@ -371,7 +383,7 @@ pub fn uci_lines(session: &Session, choices: &Choices) -> Vec<String> {
 
 /// The `feature option="..."` lines of XBoard's answer to `protover`.
 pub fn xboard_lines(session: &Session, choices: &Choices) -> Vec<String> {
-    table()
+    OPTIONS
         .iter()
         .filter(|spec| spec.offered == Offered::Both)
         .map(|spec| {

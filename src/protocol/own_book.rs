@@ -6,8 +6,9 @@
 //! refused at once (with the file and line), so the GUI user sees the error when setting the
 //! option rather than a silent fallback to searching.
 
+use crate::random::XorShiftStar;
 use crate::session::Session;
-use crate::tournament::book::{Book, Rng};
+use crate::tournament::book::Book;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -18,7 +19,7 @@ pub struct OwnBook {
     enabled: bool,
     book: Option<Book>,
     path: String,
-    rng: Rng,
+    rng: XorShiftStar,
 }
 
 impl Default for OwnBook {
@@ -31,7 +32,7 @@ impl Default for OwnBook {
             enabled: false,
             book: None,
             path: String::new(),
-            rng: Rng::new(seed),
+            rng: XorShiftStar::new(seed),
         }
     }
 }

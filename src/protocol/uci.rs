@@ -3,7 +3,7 @@
 
 use super::lag::LagMeter;
 use super::options::{self, Choices};
-use super::{search_done_to, Event, Inbox, Output, Protocol};
+use super::{search_done_to, Event, Inbox, Output, Protocol, Reply};
 use crate::games;
 use crate::search::wdl::WdlModel;
 use crate::search::{Clock, Info, Limits, Score};
@@ -37,8 +37,6 @@ pub struct Uci {
     position: Option<GivenPosition>,
     lag: LagMeter,
 }
-
-type Reply = Result<(), String>;
 
 /// The shared loop calls the inherent methods of the same names.
 impl Protocol for Uci {

@@ -14,7 +14,7 @@ use super::options::{self, Choices};
 use super::xboard_castling::xboard_may_see_castling;
 use super::xboard_pieces::{check_showable, present_kinds, XBoardPieces};
 use super::xboard_targets::{self, Targets};
-use super::{search_done_to, Event, Inbox, Output, Protocol};
+use super::{search_done_to, Event, Inbox, Output, Protocol, Reply};
 use crate::armies;
 use crate::game::{AnyTables, Outcome};
 use crate::games::{self, cwda::Army};
@@ -63,7 +63,7 @@ struct Hint {
 }
 
 /// The clock settings XBoard sent.
-struct TimeControl {
+struct XboardClock {
     moves_per_period: u32,
     base: Duration,
     increment: Duration,
@@ -73,9 +73,9 @@ struct TimeControl {
     opponent_time: Option<Duration>,
 }
 
-impl Default for TimeControl {
+impl Default for XboardClock {
     fn default() -> Self {
-        TimeControl {
+        XboardClock {
             moves_per_period: 40,
             base: Duration::from_secs(300),
             increment: Duration::ZERO,
@@ -104,7 +104,7 @@ pub struct XBoard {
     engine_side: Option<Player>,
     analyzing: bool,
     post: Arc<AtomicBool>,
-    clock: TimeControl,
+    clock: XboardClock,
     search: Option<Running>,
     /// `ping`s received while thinking on a move, answered after the move.
     pending_pongs: Vec<String>,
@@ -114,8 +114,6 @@ pub struct XBoard {
     hint: Option<Hint>,
     lag: LagMeter,
 }
-
-type Reply = Result<(), String>;
 
 /// The shared loop calls the inherent methods of the same names.
 impl Protocol for XBoard {
@@ -160,7 +158,7 @@ impl XBoard {
             engine_side: Some(Player::BLACK),
             analyzing: false,
             post: Arc::new(AtomicBool::new(true)),
-            clock: TimeControl::default(),
+            clock: XboardClock::default(),
             search: None,
             pending_pongs: Vec::new(),
             choices: Choices::default(),
@@ -175,27 +173,23 @@ impl XBoard {
             Some((c, a)) => (c, a.trim()),
             None => (line, ""),
         };
-        let reply = match cmd {
+        if cmd == "quit" {
+            return false;
+        }
+        if let Err(reason) = self.game_command(cmd, arg) {
+            self.out.send(&format!("Error ({reason}): {line}"));
+        }
+        self.ponder_if_wanted();
+        true
+    }
+
+    /// The commands about the game: who plays which side, its variant, position and moves;
+    /// the others go to [`Self::thinking_command`].
+    fn game_command(&mut self, cmd: &str, arg: &str) -> Reply {
+        match cmd {
             "" => Ok(()),
-            "quit" => return false,
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "draw" | "egtpath" => Ok(()),
-            // Pondering on/off; `hard` starts at once if the opponent is to move.
-            "hard" | "easy" => {
-                self.choices.ponder = cmd == "hard";
-                if cmd == "easy" {
-                    self.stop_pondering();
-                }
-                Ok(())
-            }
-            "hint" => {
-                self.send_hint();
-                Ok(())
-            }
-            "bk" => {
-                self.send_book_moves();
-                Ok(())
-            }
             "protover" => self.protover(arg),
             "new" => self.new_game(),
             "variant" => self.variant(arg),
@@ -226,6 +220,30 @@ impl XBoard {
             "result" => {
                 self.stop_search();
                 self.engine_side = None;
+                Ok(())
+            }
+            _ => self.thinking_command(cmd, arg),
+        }
+    }
+
+    /// The commands about the engine's thinking: pondering, hints, analysis, output, the
+    /// clock, the resources and the options; a bare move is a `usermove`.
+    fn thinking_command(&mut self, cmd: &str, arg: &str) -> Reply {
+        match cmd {
+            // Pondering on/off; `hard` starts at once if the opponent is to move.
+            "hard" | "easy" => {
+                self.choices.ponder = cmd == "hard";
+                if cmd == "easy" {
+                    self.stop_pondering();
+                }
+                Ok(())
+            }
+            "hint" => {
+                self.send_hint();
+                Ok(())
+            }
+            "bk" => {
+                self.send_book_moves();
                 Ok(())
             }
             "?" => {
@@ -283,12 +301,7 @@ impl XBoard {
                     Err("unknown command".into())
                 }
             }
-        };
-        if let Err(reason) = reply {
-            self.out.send(&format!("Error ({reason}): {line}"));
         }
-        self.ponder_if_wanted();
-        true
     }
 
     fn protover(&mut self, _version: &str) -> Reply {

@@ -6,12 +6,7 @@
 //! centre, a pawn storm the terms do not see, what one army's pieces are worth against
 //! another's in this game), and pawns and material are cheap names for such families.
 
-/// The names of a position's families: its pawn structure and its material.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Keys {
-    pub pawns: u64,
-    pub material: u64,
-}
+use crate::eval::keys::Keys;
 
 /// Entries per side to move (a power of two).
 const ENTRIES: usize = 1 << 14;

@@ -170,29 +170,7 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let lines = limits.lines.clamp(1, moves.len());
     for depth in 1..=max_depth {
-        // The best `lines` scores so far, best first: the last of them is the window's
-        // lower bound, so every move that may join them gets an exact score.
-        let mut top: Vec<(i32, Move)> = Vec::with_capacity(lines + 1);
-        let mut scores = vec![i32::MIN; moves.len()];
-        for (i, &m) in moves.iter().enumerate() {
-            let alpha = if top.len() < lines {
-                -eval.win() - 1
-            } else {
-                top[lines - 1].0
-            };
-            let child = pos.play(t, m);
-            let score = s.child_value(pos, &child, depth - 1, alpha, eval.win() + 1, 1);
-            if s.aborted {
-                break;
-            }
-            scores[i] = score;
-            // After the equal scores already there: the earlier move stays ahead.
-            let at = top.partition_point(|&(v, _)| v >= score);
-            if at < lines {
-                top.insert(at, (score, m));
-                top.truncate(lines);
-            }
-        }
+        let (top, scores) = s.root_iteration(pos, &moves, depth, lines);
         if s.aborted {
             // The moves searched before the budget ran out were searched to this depth: one
             // that beat the first (the last iteration's best) is the better move.
@@ -360,6 +338,42 @@ fn score_for(win: i32, players: i32, s: i32) -> Score {
 }
 
 impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
+    /// One iteration over the root's moves at `depth`: the best `lines` scores, best first,
+    /// and each move's score (`i32::MIN` for the moves not searched before a stop).
+    fn root_iteration(
+        &mut self,
+        pos: &Position<B>,
+        moves: &[Move],
+        depth: u32,
+        lines: usize,
+    ) -> (Vec<(i32, Move)>, Vec<i32>) {
+        let (t, win) = (self.t, self.eval.win());
+        // The best `lines` scores so far, best first: the last of them is the window's
+        // lower bound, so every move that may join them gets an exact score.
+        let mut top: Vec<(i32, Move)> = Vec::with_capacity(lines + 1);
+        let mut scores = vec![i32::MIN; moves.len()];
+        for (i, &m) in moves.iter().enumerate() {
+            let alpha = if top.len() < lines {
+                -win - 1
+            } else {
+                top[lines - 1].0
+            };
+            let child = pos.play(t, m);
+            let score = self.child_value(pos, &child, depth - 1, alpha, win + 1, 1);
+            if self.aborted {
+                break;
+            }
+            scores[i] = score;
+            // After the equal scores already there: the earlier move stays ahead.
+            let at = top.partition_point(|&(v, _)| v >= score);
+            if at < lines {
+                top.insert(at, (score, m));
+                top.truncate(lines);
+            }
+        }
+        (top, scores)
+    }
+
     fn out_of_budget(&mut self) -> bool {
         if self.aborted {
             return true;

@@ -7,9 +7,11 @@ use super::multi_player::{search, Method, MultiLimits};
 use super::{Limits, SearchResult, Searcher};
 use crate::bitboard::BitSet;
 use crate::eval::utility::Utility;
-use crate::game::{Game, Outcome};
+pub use crate::game::record::{Checkmate, Record};
+use crate::game::Game;
 use crate::moves::Move;
 use crate::piece::Player;
+use crate::random::XorShift;
 use std::sync::atomic::AtomicBool;
 
 /// How the engine copies of a multi-player game play.
@@ -36,39 +38,6 @@ pub struct Schedule {
     pub seed: u64,
 }
 
-/// A checkmate seen during a game: who, whom, at which ply.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Checkmate {
-    pub by: Player,
-    pub victim: Player,
-    pub ply: usize,
-}
-
-#[derive(Clone, Debug)]
-pub struct Record {
-    /// `None`: stopped at the ply limit.
-    pub outcome: Option<Outcome>,
-    pub plies: usize,
-    pub moves: Vec<String>,
-    /// Players eliminated during the game (multi-player games only).
-    pub checkmates: Vec<Checkmate>,
-    pub nodes: u64,
-    /// For a multi-player game stopped at the ply limit: the army whose evaluation is best.
-    pub leader: Option<Player>,
-}
-
-/// A small seeded generator for the random opening moves (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// Plays from the game's position until the rules end it or `schedule.max_plies` plies are
 /// played. `choose` picks the move after the random opening and returns the nodes it
 /// searched; `after` sees the position before each move and the game after it.
@@ -78,7 +47,7 @@ fn drive<B: BitSet>(
     mut choose: impl FnMut(&Game<B>) -> (Move, u64),
     mut after: impl FnMut(&crate::position::Position<B>, &Game<B>, &mut Record),
 ) -> Record {
-    let mut rng = Rng(schedule.seed | 1);
+    let mut rng = XorShift::new(schedule.seed);
     let mut record = Record {
         outcome: None,
         plies: 0,

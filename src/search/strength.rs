@@ -20,6 +20,7 @@
 //! `UCI_AnalyseMode`) is always at full strength.
 
 use super::{Score, MATE};
+use crate::random::Rng;
 
 /// The strongest level: full strength.
 pub const MAX_LEVEL: f64 = 20.0;
@@ -94,8 +95,8 @@ impl Level {
         if self.is_full() || scores.len() < 2 {
             return 0;
         }
-        let mut rng = SplitMix(seed ^ self.0.to_bits());
-        if rng.unit() >= self.mistake_chance() {
+        let mut rng = Rng::new(seed ^ self.0.to_bits());
+        if rng.unit_f64() >= self.mistake_chance() {
             return 0;
         }
         let best = centipawns(scores[0]);
@@ -112,7 +113,7 @@ impl Level {
         if total <= 0 {
             return 0;
         }
-        let mut pick = (rng.unit() * total as f64) as i64;
+        let mut pick = (rng.unit_f64() * total as f64) as i64;
         for (i, w) in weights {
             if pick < w {
                 return i;
@@ -129,24 +130,6 @@ fn centipawns(s: Score) -> i32 {
         Score::Cp(cp) => cp,
         Score::Mate(n) if n > 0 => MATE - 2 * n,
         Score::Mate(n) => -MATE - 2 * n,
-    }
-}
-
-/// A small seeded generator (SplitMix64): repeatable choices without a dependency.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

@@ -62,14 +62,7 @@ pub fn run<B: BitSet>(
     let pos = game.pos;
     let moves = legal_moves(t, &pos);
     if moves.is_empty() {
-        let in_check = is_in_check(t, &pos, pos.side);
-        let lost = in_check || t.variant.stalemate == StalemateRule::Loss;
-        return SearchResult {
-            best: None,
-            ponder: None,
-            score: if lost { Score::Mate(0) } else { Score::Cp(0) },
-            nodes: 0,
-        };
+        return no_move_result(t, &pos);
     }
     tt.new_search();
     let budget = time::budget(limits);
@@ -105,29 +98,7 @@ pub fn run<B: BitSet>(
             let deadline = time::deadline(start, hard);
             s.spawn(move || time::watchdog(deadline, shared.stop, &shared.abort));
         }
-        for (i, d) in helpers.iter_mut().enumerate() {
-            let keys = keys.clone();
-            let root = root.clone();
-            std::thread::Builder::new()
-                .name(format!("search-helper-{}", i + 1))
-                .stack_size(STACK_SIZE)
-                .spawn_scoped(s, move || {
-                    let mut w = Worker::new(shared, d, false, keys, pos.side);
-                    let mut root = root;
-                    let first = 1 + (i as i32 + 1) % 2;
-                    iterate(
-                        &mut w,
-                        &pos,
-                        &mut root,
-                        first,
-                        MAX_PLY as i32 - 2,
-                        1,
-                        |_, _, _| true,
-                    );
-                    w.flush_nodes();
-                })
-                .expect("spawn search helper");
-        }
+        spawn_helpers(s, shared, helpers, &keys, &root, pos);
         let search = move || {
             let result = main_search(
                 shared, main_data, keys, root, &pos, max_depth, options, limits, budget, tx,
@@ -153,6 +124,53 @@ pub fn run<B: BitSet>(
     // Every thread has flushed its count by now.
     result.nodes = shared.nodes.load(Ordering::Relaxed);
     result
+}
+
+/// Starts the helper threads: each deepens on its own, from a staggered first depth, until the
+/// main search sets `abort`.
+fn spawn_helpers<'scope, 'env, B: BitSet>(
+    s: &'scope std::thread::Scope<'scope, 'env>,
+    shared: &'scope Shared<'env, B>,
+    helpers: &'scope mut [ThreadData],
+    keys: &[u64],
+    root: &[RootMove],
+    pos: crate::position::Position<B>,
+) {
+    for (i, d) in helpers.iter_mut().enumerate() {
+        let keys = keys.to_vec();
+        let mut root = root.to_vec();
+        std::thread::Builder::new()
+            .name(format!("search-helper-{}", i + 1))
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(s, move || {
+                let mut w = Worker::new(shared, d, false, keys, pos.side);
+                let first = 1 + (i as i32 + 1) % 2;
+                iterate(
+                    &mut w,
+                    &pos,
+                    &mut root,
+                    first,
+                    MAX_PLY as i32 - 2,
+                    1,
+                    |_, _, _| true,
+                );
+                w.flush_nodes();
+            })
+            .expect("spawn search helper");
+    }
+}
+
+/// The result of a position without a legal move: mated in check (or stalemated where
+/// stalemate loses), else drawn.
+fn no_move_result<B: BitSet>(t: &Tables<B>, pos: &crate::position::Position<B>) -> SearchResult {
+    let in_check = is_in_check(t, pos, pos.side);
+    let lost = in_check || t.variant.stalemate == StalemateRule::Loss;
+    SearchResult {
+        best: None,
+        ponder: None,
+        score: if lost { Score::Mate(0) } else { Score::Cp(0) },
+        nodes: 0,
+    }
 }
 
 /// Root moves in a first order: hash move, then captures by gain, then the rest.

@@ -5,7 +5,6 @@
 //! moves, and a quiescence search over captures and promotions (all moves when in check).
 //! One [`Worker`] runs per thread; the threads share only the table and the flags.
 
-use super::correction::Keys;
 use super::ordering::{
     is_capture, material_gain, moving_kind, pick_next, AllSink, Ranker, TacticalSink, ThreadData,
     HASH_MOVE,
@@ -14,6 +13,7 @@ use super::see::see_at_least;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::bitboard::BitSet;
+use crate::eval::keys::Keys;
 use crate::eval::Evaluator;
 use crate::movegen::tables::Tables;
 use crate::movegen::{generate, is_in_check, may_give_check, quick_legality};
@@ -349,14 +349,17 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         }
     }
 
-    /// The main search. `in_check` is whether the side to move is in check here.
+    /// The main search. `in_check` is whether the side to move is in check here. Its phases:
+    /// the node's bookkeeping ([`Self::open_node`]), the table probe ([`tt_cutoff`]), the
+    /// static evaluation ([`Self::node_eval`]), the pruning ([`Self::prune`]) and the move
+    /// loop ([`Self::move_loop`]).
     #[allow(clippy::too_many_arguments)]
     pub fn search(
         &mut self,
         pos: &Position<B>,
         depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         ply: usize,
         in_check: bool,
         null_ok: bool,
@@ -368,96 +371,25 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             return self.quiesce(pos, alpha, beta, ply, in_check);
         }
         let depth = depth.max(1);
-        self.count_node();
-        if self.aborted() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(pos) {
-            return self.draw_score(pos);
-        }
-        if let Some(v) = self.terminal(pos, ply) {
-            return v;
-        }
-        if ply >= MAX_PLY {
-            return self.static_eval(pos, ply);
-        }
-        // Mate-distance pruning: no line from here beats a mate already found closer.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-        let t = self.shared.t;
+        let (alpha, beta) = match self.open_node(pos, alpha, beta, ply) {
+            Ok(window) => window,
+            Err(score) => return score,
+        };
         let excluded = self.excluded[ply];
         let tt_entry = self.shared.tt.probe(pos.hash);
-        let mut hash_move = Move::NONE;
-        if let Some(e) = tt_entry {
-            hash_move = e.mv;
-            let score = from_tt(e.score, ply);
-            if !pv_node
-                && e.depth >= depth
-                && excluded.is_none()
-                && e.bound.settles(score, alpha, beta)
-            {
-                return score;
-            }
+        let hash_move = tt_entry.map_or(Move::NONE, |e| e.mv);
+        let cut_allowed = !pv_node && excluded.is_none();
+        if let Some(score) = tt_cutoff(tt_entry, depth, alpha, beta, ply, cut_allowed) {
+            return score;
         }
-        // In check there is no static evaluation, so nothing to correct or learn from.
-        let (raw_eval, keys) = if in_check {
-            (-INFINITY, None)
-        } else {
-            (
-                self.static_eval(pos, ply),
-                Some(self.shared.ev.correction_keys(pos)),
-            )
-        };
-        let static_eval = keys.map_or(-INFINITY, |k| self.corrected(raw_eval, pos, k));
+        let (raw_eval, keys, static_eval) = self.node_eval(pos, ply, in_check);
         self.evals[ply] = if in_check { NO_EVAL } else { static_eval };
         let improving = self.improving(ply, in_check);
         let eval = refined_eval(static_eval, tt_entry, ply);
-        let us = pos.side;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND && excluded.is_none() {
-            // Reverse futility: far above beta near the leaves, the opponent will not recover.
-            if depth <= 8 && eval - 80 * (depth - improving as i32) >= beta {
-                return eval;
-            }
-            // Razoring: far below alpha at the last plies, only a capture could save the
-            // node; if the quiescence search finds none, trust it.
-            if depth <= 2 && eval + 250 * depth + 150 <= alpha {
-                let v = self.quiesce(pos, alpha, alpha + 1, ply, false);
-                if self.aborted() {
-                    return 0;
-                }
-                if v <= alpha {
-                    return v;
-                }
-            }
-            // Null move: give the opponent a free move; if we still beat beta, cut. Not with
-            // pawns and King only, where passing may be the best move (zugzwang).
-            if null_ok && depth >= 3 && eval >= beta && self.has_pieces(pos, us) {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
-                let child = pos.play(t, Move::pass());
-                self.keys.push(child.hash);
-                self.null_barrier.push(self.keys.len() - 1);
-                self.path[ply + 1] = None;
-                let score = -self.search(
-                    &child,
-                    depth - 1 - r,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    false,
-                    false,
-                );
-                self.null_barrier.pop();
-                self.keys.pop();
-                if self.aborted() {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
+            let window = (alpha, beta);
+            if let Some(score) = self.prune(pos, depth, window, ply, eval, improving, null_ok) {
+                return score;
             }
         }
         // Internal iterative reduction: without a hash move, a PV or deep node is likely
@@ -486,6 +418,135 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             quiets_tried: ArrayVec::new(),
             captures_tried: ArrayVec::new(),
         };
+        self.move_loop(pos, &mut node, keys, raw_eval)
+    }
+
+    /// A node's bookkeeping before its moves: counts it, and ends it early when the search
+    /// is stopped, the position is drawn or over, the ply limit is reached, or a mate
+    /// already found is closer than any line from here (mate-distance pruning). Gives the
+    /// window, narrowed by that pruning, or the node's score.
+    #[inline(always)]
+    fn open_node(
+        &mut self,
+        pos: &Position<B>,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> Result<(i32, i32), i32> {
+        self.count_node();
+        if self.aborted() {
+            return Err(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(pos) {
+            return Err(self.draw_score(pos));
+        }
+        if let Some(v) = self.terminal(pos, ply) {
+            return Err(v);
+        }
+        if ply >= MAX_PLY {
+            return Err(self.static_eval(pos, ply));
+        }
+        // Mate-distance pruning: no line from here beats a mate already found closer.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return Err(alpha);
+        }
+        Ok((alpha, beta))
+    }
+
+    /// The static evaluation before and after correction, and the correction keys. In check
+    /// there is no static evaluation, so nothing to correct or learn from.
+    #[inline(always)]
+    fn node_eval(
+        &mut self,
+        pos: &Position<B>,
+        ply: usize,
+        in_check: bool,
+    ) -> (i32, Option<Keys>, i32) {
+        let (raw_eval, keys) = if in_check {
+            (-INFINITY, None)
+        } else {
+            (
+                self.static_eval(pos, ply),
+                Some(self.shared.ev.correction_keys(pos)),
+            )
+        };
+        let static_eval = keys.map_or(-INFINITY, |k| self.corrected(raw_eval, pos, k));
+        (raw_eval, keys, static_eval)
+    }
+
+    /// The pruning of a non-PV node out of check, before its moves: reverse futility,
+    /// razoring and the null move. Gives the node's score when one of them settles it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn prune(
+        &mut self,
+        pos: &Position<B>,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        eval: i32,
+        improving: bool,
+        null_ok: bool,
+    ) -> Option<i32> {
+        // Reverse futility: far above beta near the leaves, the opponent will not recover.
+        if depth <= 8 && eval - 80 * (depth - improving as i32) >= beta {
+            return Some(eval);
+        }
+        // Razoring: far below alpha at the last plies, only a capture could save the
+        // node; if the quiescence search finds none, trust it.
+        if depth <= 2 && eval + 250 * depth + 150 <= alpha {
+            let v = self.quiesce(pos, alpha, alpha + 1, ply, false);
+            if self.aborted() {
+                return Some(0);
+            }
+            if v <= alpha {
+                return Some(v);
+            }
+        }
+        // Null move: give the opponent a free move; if we still beat beta, cut. Not with
+        // pawns and King only, where passing may be the best move (zugzwang).
+        if null_ok && depth >= 3 && eval >= beta && self.has_pieces(pos, pos.side) {
+            let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+            let child = pos.play(self.shared.t, Move::pass());
+            self.keys.push(child.hash);
+            self.null_barrier.push(self.keys.len() - 1);
+            self.path[ply + 1] = None;
+            let score = -self.search(
+                &child,
+                depth - 1 - r,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                false,
+                false,
+            );
+            self.null_barrier.pop();
+            self.keys.pop();
+            if self.aborted() {
+                return Some(0);
+            }
+            if score >= beta {
+                return Some(if score >= MATE_BOUND { beta } else { score });
+            }
+        }
+        None
+    }
+
+    /// The move loop of `node`: the hash move first (before the others are generated, when
+    /// it is quickly known legal), then the others best-ranked first, until one cuts; then
+    /// the node's conclusion.
+    #[inline(always)]
+    fn move_loop(
+        &mut self,
+        pos: &Position<B>,
+        node: &mut Node,
+        keys: Option<Keys>,
+        raw_eval: i32,
+    ) -> i32 {
+        let (t, ply, hash_move) = (self.shared.t, node.ply, node.hash_move);
         // Taken now: the searches below change the killers and the counter-moves.
         let ranker = Ranker {
             t,
@@ -496,19 +557,19 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             context: self.context(ply),
         };
         let hash_first = !hash_move.is_none()
-            && hash_move != excluded
-            && depth <= HASH_FIRST_MAX_DEPTH
+            && hash_move != node.excluded
+            && node.depth <= HASH_FIRST_MAX_DEPTH
             && quick_legality(t, pos, hash_move) == Some(true);
         let (mut moves, first) = if hash_first {
             // The hash move often refutes the node alone; the others are generated and ranked
             // only when it did not, ranked as the tables stood before it was searched.
             let mark = self.data.open_journal();
-            let next = self.try_move(pos, &mut node, hash_move, HASH_MOVE);
+            let next = self.try_move(pos, node, hash_move, HASH_MOVE);
             if !matches!(next, Next::Continue) {
                 self.data.close_journal(mark);
                 return match next {
                     Next::Return(score) => score,
-                    _ => self.conclude(pos, &node, keys, raw_eval),
+                    _ => self.conclude(pos, node, keys, raw_eval),
                 };
             }
             let mut moves = self.generate_all(pos, ply);
@@ -526,7 +587,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             let mut moves = self.generate_all(pos, ply);
             if moves.is_empty() {
                 self.data.move_stack[ply] = moves;
-                return self.no_moves_score(pos, in_check, ply);
+                return self.no_moves_score(pos, node.in_check, ply);
             }
             for m in moves.iter_mut() {
                 m.1 = ranker.score(self.data, pos, m.0);
@@ -535,7 +596,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         };
         for i in first..moves.len() {
             let mv = pick_next(&mut moves, i);
-            match self.try_move(pos, &mut node, mv, moves[i].1) {
+            match self.try_move(pos, node, mv, moves[i].1) {
                 Next::Continue => {}
                 Next::Cut => break,
                 Next::Return(score) => {
@@ -545,7 +606,7 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             }
         }
         self.data.move_stack[ply] = moves;
-        self.conclude(pos, &node, keys, raw_eval)
+        self.conclude(pos, node, keys, raw_eval)
     }
 
     /// Tries one move of `node`'s loop; `order` is the score it was ranked by.
@@ -955,33 +1016,9 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         }
         let original_alpha = alpha;
         alpha = alpha.max(stand);
-        let mut moves = std::mem::take(&mut self.data.move_stack[ply]);
-        moves.clear();
-        if in_check {
-            generate(t, pos, &mut AllSink { out: &mut moves });
-            if moves.is_empty() {
-                self.data.move_stack[ply] = moves;
-                return self.no_moves_score(pos, true, ply);
-            }
-        } else {
-            let enemies = pos.enemies(pos.side);
-            generate(
-                t,
-                pos,
-                &mut TacticalSink {
-                    enemies,
-                    out: &mut moves,
-                },
-            );
-        }
-        for m in moves.iter_mut() {
-            let gain = material_gain(ev, pos, m.0);
-            m.1 = if m.0 == hash_move {
-                HASH_MOVE
-            } else {
-                gain * 16 - super::ordering::mover_value(ev, pos, m.0) / 16
-            };
-        }
+        let Some(mut moves) = self.quiescence_moves(pos, ply, in_check, hash_move) else {
+            return self.no_moves_score(pos, true, ply);
+        };
         let mut best = stand;
         let mut best_move = Move::NONE;
         for i in 0..moves.len() {
@@ -1020,6 +1057,48 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
         best
     }
 
+    /// The moves of a quiescence node, ranked: every move in check, the captures (and other
+    /// tactical moves) otherwise; the hash move first, then by material gained, the cheaper
+    /// mover first. `None` in check with no move (the list is given back to the stack).
+    #[inline(always)]
+    fn quiescence_moves(
+        &mut self,
+        pos: &Position<B>,
+        ply: usize,
+        in_check: bool,
+        hash_move: Move,
+    ) -> Option<Vec<(Move, i32)>> {
+        let (t, ev) = (self.shared.t, self.shared.ev);
+        let mut moves = std::mem::take(&mut self.data.move_stack[ply]);
+        moves.clear();
+        if in_check {
+            generate(t, pos, &mut AllSink { out: &mut moves });
+            if moves.is_empty() {
+                self.data.move_stack[ply] = moves;
+                return None;
+            }
+        } else {
+            let enemies = pos.enemies(pos.side);
+            generate(
+                t,
+                pos,
+                &mut TacticalSink {
+                    enemies,
+                    out: &mut moves,
+                },
+            );
+        }
+        for m in moves.iter_mut() {
+            let gain = material_gain(ev, pos, m.0);
+            m.1 = if m.0 == hash_move {
+                HASH_MOVE
+            } else {
+                gain * 16 - super::ordering::mover_value(ev, pos, m.0) / 16
+            };
+        }
+        Some(moves)
+    }
+
     /// A score when a family rule ends the game here before any move is generated (SwDA's
     /// bare King).
     fn terminal(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
@@ -1031,6 +1110,23 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             Verdict::Win(_) => -MATE + ply as i32,
         })
     }
+}
+
+/// The table's score for a node when its entry settles it: deep enough, with a bound that
+/// holds the score against the window. Only where a cut is allowed (not at PV nodes, not in
+/// a singular test).
+#[inline(always)]
+fn tt_cutoff(
+    entry: Option<Entry>,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    cut_allowed: bool,
+) -> Option<i32> {
+    let e = entry?;
+    let score = from_tt(e.score, ply);
+    (cut_allowed && e.depth >= depth && e.bound.settles(score, alpha, beta)).then_some(score)
 }
 
 /// The static evaluation corrected by the table: a stored bound on the score that lies on

@@ -14,8 +14,9 @@
 //! fields (the halfmove clock and the move number), so transpositions meet.
 
 use super::board::Board;
+use crate::located::Located;
+use crate::random::XorShiftStar;
 use std::collections::HashMap;
-use std::fmt;
 use std::path::Path;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,20 +31,8 @@ pub struct Book {
     entries: HashMap<(String, String), Vec<BookMove>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookError {
-    pub source: String,
-    pub line: usize,
-    pub message: String,
-}
-
-impl fmt::Display for BookError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.source, self.line, self.message)
-    }
-}
-
-impl std::error::Error for BookError {}
+/// A line of a book that cannot be used, or a book that cannot be read.
+pub type BookError = Located<String>;
 
 /// A position string without its halfmove clock and move number.
 pub fn position_key(position: &str) -> String {
@@ -52,36 +41,10 @@ pub fn position_key(position: &str) -> String {
     fields[..keep].join(" ")
 }
 
-/// A small deterministic random generator (xorshift64*), so that a match seed reproduces the
-/// same openings.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        // splitmix64 of the seed: nearby seeds give unrelated streams, and never zero.
-        Rng(crate::bitboard::mix(seed.wrapping_add(0x9E37_79B9_7F4A_7C15)) | 1)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in 0..n (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
-
 impl Book {
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        let text = std::fs::read_to_string(path).map_err(|e| BookError {
-            source: path.display().to_string(),
-            line: 0,
-            message: format!("cannot read: {e}"),
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            BookError::new(path.display().to_string(), 0, format!("cannot read: {e}"))
         })?;
         Book::parse(&text, &path.display().to_string())
     }
@@ -94,11 +57,7 @@ impl Book {
 
     /// Adds the entries of another book text.
     pub fn add_text(&mut self, text: &str, source: &str) -> Result<(), BookError> {
-        let err = |line, message: String| BookError {
-            source: source.to_string(),
-            line,
-            message,
-        };
+        let err = |line, message: String| BookError::new(source, line, message);
         let mut variant: Option<String> = None;
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
@@ -164,7 +123,7 @@ impl Book {
     }
 
     /// A weighted random choice among the book moves that are legal on `board`.
-    pub fn pick(&self, variant: &str, board: &dyn Board, rng: &mut Rng) -> Option<String> {
+    pub fn pick(&self, variant: &str, board: &dyn Board, rng: &mut XorShiftStar) -> Option<String> {
         let legal = board.legal_moves();
         let candidates: Vec<&BookMove> = self
             .moves(variant, &board.position_string())
@@ -192,7 +151,7 @@ impl Book {
         variant: &str,
         board: &mut dyn Board,
         max_plies: usize,
-        rng: &mut Rng,
+        rng: &mut XorShiftStar,
     ) -> Vec<String> {
         let mut line = Vec::new();
         while line.len() < max_plies && board.outcome().is_none() {
@@ -261,14 +220,14 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for seed in 0..40 {
             let mut board = new_board(&tables, None).unwrap();
-            let line = b.walk("chess", board.as_mut(), 8, &mut Rng::new(seed));
+            let line = b.walk("chess", board.as_mut(), 8, &mut XorShiftStar::new(seed));
             assert!(line[0] == "e2e4" || line[0] == "d2d4", "{line:?}");
             if line[0] == "e2e4" {
                 assert_eq!(line, vec!["e2e4", "e7e5"]);
             }
             let mut again = new_board(&tables, None).unwrap();
             assert_eq!(
-                b.walk("chess", again.as_mut(), 8, &mut Rng::new(seed)),
+                b.walk("chess", again.as_mut(), 8, &mut XorShiftStar::new(seed)),
                 line
             );
             seen.insert(line[0].clone());

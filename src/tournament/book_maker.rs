@@ -154,8 +154,8 @@ fn expand<B: BitSet>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random::XorShiftStar;
     use crate::tournament::board::new_board;
-    use crate::tournament::book::Rng;
 
     #[test]
     fn weights_fall_with_the_gap() {
@@ -180,7 +180,12 @@ mod tests {
         let mut board = new_board(&tables, None).unwrap();
         let start = book.moves("cwda-nutty-rookies", &board.position_string());
         assert_eq!(start.len(), 2, "two moves within a wide margin");
-        let line = book.walk("cwda-nutty-rookies", board.as_mut(), 10, &mut Rng::new(7));
+        let line = book.walk(
+            "cwda-nutty-rookies",
+            board.as_mut(),
+            10,
+            &mut XorShiftStar::new(7),
+        );
         assert_eq!(line.len(), 2, "{line:?}");
     }
 

@@ -1,7 +1,7 @@
 //! What the referee needs from an engine, whatever protocol it speaks.
 
 use super::engine_config::EngineConfig;
-use super::process::EngineError;
+use super::process::{EngineError, EngineProcess};
 use super::time_control::TimeControl;
 use std::time::{Duration, Instant};
 
@@ -71,10 +71,16 @@ pub trait EngineClient: Send {
     fn think(&mut self, request: &ThinkRequest) -> Result<EngineReply, EngineError>;
     /// Tells the engine the game is over (best effort).
     fn game_over(&mut self, result: &str, reason: &str);
-    /// Ends the process: politely, then by force.
-    fn shut_down(&mut self);
+    /// The engine's process.
+    fn process(&mut self) -> &mut EngineProcess;
+    /// Ends the process: politely (`quit`), then by force.
+    fn shut_down(&mut self) {
+        self.process().shut_down("quit", Duration::from_millis(500));
+    }
     /// Kills the process at once (after a crash or a hang).
-    fn kill(&mut self);
+    fn kill(&mut self) {
+        self.process().kill();
+    }
 }
 
 /// How long an engine gets to start up and answer a handshake.

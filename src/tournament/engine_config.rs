@@ -16,7 +16,7 @@
 //! Relative paths in `command` (when the program contains a `/`), `workdir` and `stderr` are
 //! taken relative to the directory of the definition file, so a checkout works from anywhere.
 
-use std::fmt;
+use crate::located::Located;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,24 +51,8 @@ pub struct EngineConfig {
     pub variant_names: Vec<(String, String)>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError {
-    pub source: String,
-    pub line: usize,
-    pub message: String,
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: {}", self.source, self.message)
-        } else {
-            write!(f, "{}:{}: {}", self.source, self.line, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ConfigError {}
+/// A line of a definition file that cannot be used, or a file that cannot be read.
+pub type ConfigError = Located<String>;
 
 /// Splits a command line into words; double quotes group words with spaces.
 pub fn split_command(text: &str) -> Result<Vec<String>, String> {
@@ -106,10 +90,8 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 impl EngineConfig {
     /// Reads a definition file.
     pub fn load(path: &Path) -> Result<EngineConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            source: path.display().to_string(),
-            line: 0,
-            message: format!("cannot read: {e}"),
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            ConfigError::new(path.display().to_string(), 0, format!("cannot read: {e}"))
         })?;
         let base = path.parent().unwrap_or(Path::new("."));
         EngineConfig::parse(&text, &path.display().to_string(), base)
@@ -117,11 +99,7 @@ impl EngineConfig {
 
     /// Parses definition text; `base` is the directory relative paths start from.
     pub fn parse(text: &str, source: &str, base: &Path) -> Result<EngineConfig, ConfigError> {
-        let err = |line: usize, message: String| ConfigError {
-            source: source.to_string(),
-            line,
-            message,
-        };
+        let err = |line: usize, message: String| ConfigError::new(source, line, message);
         let (mut name, mut command, mut protocol) = (None, None, None);
         let mut cfg = EngineConfig {
             name: String::new(),

@@ -34,8 +34,9 @@ pub mod xboard;
 
 use crate::game::AnyTables;
 use crate::games;
+use crate::random::XorShiftStar;
 use board::new_board;
-use book::{Book, Rng};
+use book::Book;
 use engine_config::EngineConfig;
 use pgn::{write_game, PgnContext};
 use progress::Progress;
@@ -170,7 +171,7 @@ fn book_line(
     slot: &schedule::Slot,
 ) -> Vec<String> {
     let seed = settings.seed ^ ((slot.variant as u64) << 32) ^ slot.opening_round as u64;
-    let mut rng = Rng::new(seed);
+    let mut rng = XorShiftStar::new(seed);
     match new_board(t, None) {
         Ok(mut b) => book.walk(&t.variant().name, b.as_mut(), settings.book_plies, &mut rng),
         Err(_) => Vec::new(),

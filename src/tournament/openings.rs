@@ -5,12 +5,12 @@
 //! pairing, and the tag says which one it was made for. Untagged lines serve every variant of
 //! the match whose rules accept them.
 
-use super::book::Rng;
 use crate::game::AnyTables;
 use crate::games;
+use crate::located::Located;
+use crate::random::XorShiftStar;
 use crate::with_tables;
 use std::collections::HashMap;
-use std::fmt;
 
 /// The positions of one or more suite files, by variant.
 #[derive(Clone, Debug, Default)]
@@ -20,20 +20,7 @@ pub struct Suite {
 }
 
 /// A line of a suite file that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SuiteError {
-    pub file: String,
-    pub line: usize,
-    pub reason: String,
-}
-
-impl fmt::Display for SuiteError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file, self.line, self.reason)
-    }
-}
-
-impl std::error::Error for SuiteError {}
+pub type SuiteError = Located<String>;
 
 impl Suite {
     /// Adds the lines of one file; a tagged line must name a known variant and be a legal
@@ -46,11 +33,7 @@ impl Suite {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let err = |reason: String| SuiteError {
-                file: file.to_string(),
-                line: n + 1,
-                reason,
-            };
+            let err = |reason: String| SuiteError::new(file, n + 1, reason);
             match split_tag(line) {
                 Some((variant, position)) => {
                     let tables = match known.get(variant) {
@@ -108,7 +91,7 @@ fn check_position(tables: &AnyTables, position: &str) -> Result<(), String> {
 /// The openings of a variant in a seeded order: opening round `k` plays `order[k % len]`,
 /// so a long match goes through the whole suite before it repeats a position.
 pub fn shuffled(mut positions: Vec<String>, seed: u64) -> Vec<String> {
-    let mut rng = Rng::new(seed);
+    let mut rng = XorShiftStar::new(seed);
     for i in (1..positions.len()).rev() {
         let j = rng.below((i + 1) as u64) as usize;
         positions.swap(i, j);
@@ -150,7 +133,7 @@ mod tests {
         let e = suite
             .add_text("cwda-nutty-nobody 8/8/8/8/8/8/8/8 w - - 0 1\n", "s.epd")
             .unwrap_err();
-        assert!(e.reason.contains("nobody"), "{e}");
+        assert!(e.what.contains("nobody"), "{e}");
     }
 
     #[test]

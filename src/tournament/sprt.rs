@@ -786,7 +786,7 @@ mod tests {
     /// Plays `runs` simulated SPRTs whose pairs are drawn from `truth` and counts how many
     /// accepted H1 and H0; none may run past `max_pairs` undecided.
     fn simulate(s: &SprtSettings, truth: &[f64], runs: usize, seed: u64) -> (usize, usize) {
-        let mut rng = super::super::book::Rng::new(seed);
+        let mut rng = crate::random::XorShiftStar::new(seed);
         let cumulative: Vec<f64> = truth
             .iter()
             .scan(0.0, |sum, p| {

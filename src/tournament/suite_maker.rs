@@ -13,7 +13,6 @@
 //! utility is within the margin of level. The four-seat gauntlet needs such a suite: at fixed
 //! nodes every game from the start position is the same game.
 
-use super::book::Rng;
 use crate::bitboard::BitSet;
 use crate::game::Game;
 use crate::games;
@@ -21,6 +20,7 @@ use crate::games::utility::{multi_player_utility, SharedUtility};
 use crate::movegen::tables::Tables;
 use crate::moves::Move;
 use crate::piece::Player;
+use crate::random::XorShiftStar;
 use crate::search::{Limits, Score, SearchOptions, Searcher};
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
@@ -66,7 +66,7 @@ fn collect<B: BitSet>(
     let start = Game::from_position_string(t.clone(), t.variant.session_start())
         .map_err(|e| format!("{name}: {e}"))?;
     let mut judge = Judge::new(t)?;
-    let mut rng = Rng::new(s.seed);
+    let mut rng = XorShiftStar::new(s.seed);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for tries in 1..=s.max_tries {
@@ -106,7 +106,7 @@ fn random_line<B: BitSet>(
     judge: &mut Judge<B>,
     start: &Game<B>,
     s: &SuiteSettings,
-    rng: &mut Rng,
+    rng: &mut XorShiftStar,
 ) -> Option<Game<B>> {
     let span = (s.plies.1 - s.plies.0 + 1) as u64;
     let plies = s.plies.0 + rng.below(span) as usize;

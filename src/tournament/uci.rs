@@ -254,12 +254,8 @@ impl EngineClient for UciClient {
         // UCI has no result command; the next `ucinewgame` starts afresh.
     }
 
-    fn shut_down(&mut self) {
-        self.process.shut_down("quit", Duration::from_millis(500));
-    }
-
-    fn kill(&mut self) {
-        self.process.kill();
+    fn process(&mut self) -> &mut EngineProcess {
+        &mut self.process
     }
 }
 

@@ -398,12 +398,8 @@ impl EngineClient for XboardClient {
         let _ = self.process.send(&format!("result {result} {{{reason}}}"));
     }
 
-    fn shut_down(&mut self) {
-        self.process.shut_down("quit", Duration::from_millis(500));
-    }
-
-    fn kill(&mut self) {
-        self.process.kill();
+    fn process(&mut self) -> &mut EngineProcess {
+        &mut self.process
     }
 }
 

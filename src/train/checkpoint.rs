@@ -3,7 +3,7 @@
 //! magic `PANOPLY-TRAIN`, a `u32` length and a JSON header, then the parameters, Adam's
 //! first and second moments as little-endian `f32`, then an FNV-1a 64 checksum.
 
-use super::network::Network;
+use super::network::FloatNetwork;
 use super::optimizer::AdamW;
 use crate::nnue::format::checksum;
 use serde_json::{json, Value};
@@ -22,7 +22,7 @@ pub struct EpochLoss {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
-    pub net: Network,
+    pub net: FloatNetwork,
     pub adam: AdamW,
     pub seed: u64,
     pub k: f64,
@@ -141,7 +141,7 @@ impl Checkpoint {
             .collect::<Option<Vec<_>>>()
             .ok_or("bad history")?;
         Ok(Checkpoint {
-            net: Network {
+            net: FloatNetwork {
                 inputs,
                 hidden,
                 params,
@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn a_checkpoint_survives_the_round_trip_and_damage_is_refused() {
-        let net = Network::new(8, 3, 1);
+        let net = FloatNetwork::new(8, 3, 1);
         let mut adam = AdamW::new(net.params.len(), 0.01);
         adam.m[2] = 0.5;
         adam.v[4] = 0.25;

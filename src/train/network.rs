@@ -16,7 +16,7 @@ pub const FEATURE_LIMIT: f32 = 1.97;
 pub const OUTPUT_LIMIT: f32 = 32767.0 / 512.0;
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Network {
+pub struct FloatNetwork {
     pub inputs: usize,
     pub hidden: usize,
     /// `[inputs * hidden]` feature weights, `[hidden]` feature biases, `[2 * hidden]` output
@@ -60,7 +60,7 @@ impl Scratch {
     }
 }
 
-/// A gradient with the same layout as [`Network::params`], and which feature rows it touched
+/// A gradient with the same layout as [`FloatNetwork::params`], and which feature rows it touched
 /// (only those are summed and cleared).
 pub struct Gradient {
     pub values: Vec<f32>,
@@ -69,7 +69,7 @@ pub struct Gradient {
 }
 
 impl Gradient {
-    pub fn new(net: &Network) -> Gradient {
+    pub fn new(net: &FloatNetwork) -> Gradient {
         Gradient {
             values: vec![0.0; net.params.len()],
             touched: vec![false; net.inputs],
@@ -111,11 +111,11 @@ impl Gradient {
     }
 }
 
-impl Network {
+impl FloatNetwork {
     /// Random weights from `seed`: first-layer weights uniform in ±1/√32 (so a position's
     /// thirty-odd active rows put accumulators around the SCReLU's bend), output weights in
     /// ±1/√(2·hidden), biases zero.
-    pub fn new(inputs: usize, hidden: usize, seed: u64) -> Network {
+    pub fn new(inputs: usize, hidden: usize, seed: u64) -> FloatNetwork {
         let mut rng = Rng::new(mix(seed));
         let mut params = vec![0.0; inputs * hidden + hidden + 2 * hidden + 1];
         let feature = (32f32).sqrt().recip();
@@ -127,7 +127,7 @@ impl Network {
         for w in &mut params[start..start + 2 * hidden] {
             *w = rng.uniform(output);
         }
-        Network {
+        FloatNetwork {
             inputs,
             hidden,
             params,
@@ -176,7 +176,7 @@ impl Network {
     }
 
     /// The float output (centipawns / scale) for the side to move's and the other side's
-    /// active inputs; the accumulators stay in `s` for [`Network::backward`].
+    /// active inputs; the accumulators stay in `s` for [`FloatNetwork::backward`].
     pub fn forward(&self, own: &[u16], other: &[u16], s: &mut Scratch) -> f32 {
         self.accumulate(own, &mut s.own);
         self.accumulate(other, &mut s.other);
@@ -192,7 +192,7 @@ impl Network {
     }
 
     /// Adds to `grad` the gradient of a loss whose derivative by the output is `d_out`, for
-    /// the position [`Network::forward`] last saw in `s`.
+    /// the position [`FloatNetwork::forward`] last saw in `s`.
     pub fn backward(
         &self,
         own: &[u16],
@@ -245,14 +245,14 @@ mod tests {
     use super::*;
 
     /// A loss with a nonlinear derivative: (y - 0.3)², so d/dy = 2(y - 0.3).
-    fn loss(net: &Network, own: &[u16], other: &[u16], s: &mut Scratch) -> f64 {
+    fn loss(net: &FloatNetwork, own: &[u16], other: &[u16], s: &mut Scratch) -> f64 {
         let y = net.forward(own, other, s) as f64;
         (y - 0.3).powi(2)
     }
 
     #[test]
     fn gradients_match_finite_differences() {
-        let mut net = Network::new(12, 4, 3);
+        let mut net = FloatNetwork::new(12, 4, 3);
         // Put biases where the SCReLU bends, so every branch of the slope is exercised.
         for (i, b) in net.params[48..52].iter_mut().enumerate() {
             *b = [0.3, -0.2, 0.7, 0.1][i];

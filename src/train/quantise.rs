@@ -3,7 +3,7 @@
 //! trainer keeps weights inside [`FEATURE_LIMIT`] and [`OUTPUT_LIMIT`] after every step, so
 //! nothing is clipped here that the float network relied on.
 
-use super::network::{Network, FEATURE_LIMIT, OUTPUT_LIMIT};
+use super::network::{FloatNetwork, FEATURE_LIMIT, OUTPUT_LIMIT};
 use crate::nnue::format::{self, Header};
 
 pub const QA: i32 = 255;
@@ -15,7 +15,7 @@ fn round_i16(x: f32, limit: f32, q: i32) -> i16 {
 
 /// The quantised network; `header` gives the family, catalog, scale and notes (its `hidden`,
 /// `qa` and `qb` are set here).
-pub fn quantise(net: &Network, mut header: Header) -> format::Network {
+pub fn quantise(net: &FloatNetwork, mut header: Header) -> format::Network {
     header.hidden = net.hidden;
     header.qa = QA;
     header.qb = QB;

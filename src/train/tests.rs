@@ -6,7 +6,7 @@ use super::checkpoint::Checkpoint;
 use super::data::load;
 use super::network::Scratch;
 use super::optimizer::Schedule;
-use super::trainer::{train, Report, Settings};
+use super::trainer::{train, Report, TrainSettings};
 use crate::nnue::format;
 use std::path::PathBuf;
 
@@ -23,8 +23,8 @@ fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn settings(dir: &std::path::Path, epochs: usize) -> Settings {
-    Settings {
+fn settings(dir: &std::path::Path, epochs: usize) -> TrainSettings {
+    TrainSettings {
         files: vec![sample()],
         out: dir.join("net.nnue"),
         hidden: 32,
@@ -49,7 +49,7 @@ fn settings(dir: &std::path::Path, epochs: usize) -> Settings {
     }
 }
 
-fn run(s: &Settings) -> (Report, Vec<u8>) {
+fn run(s: &TrainSettings) -> (Report, Vec<u8>) {
     let report = train(s, &|_| {}).unwrap();
     let bytes = std::fs::read(&s.out).unwrap();
     (report, bytes)
@@ -96,7 +96,7 @@ fn one_thread_and_one_seed_give_the_same_bytes() {
     let (_, first) = run(&s);
     let (_, second) = run(&s);
     assert!(first == second, "two runs with the same seed differ");
-    let (_, other) = run(&Settings { seed: 12, ..s });
+    let (_, other) = run(&TrainSettings { seed: 12, ..s });
     assert!(first != other, "another seed gave the same network");
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -106,11 +106,11 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
     let dir = scratch_dir("resume");
     let whole = settings(&dir, 3);
     let (_, straight) = run(&whole);
-    let (_, _) = run(&Settings {
+    let (_, _) = run(&TrainSettings {
         epochs: 1,
         ..whole.clone()
     });
-    let (report, resumed) = run(&Settings {
+    let (report, resumed) = run(&TrainSettings {
         resume: Some(whole.checkpoint.clone()),
         ..whole
     });
@@ -235,7 +235,7 @@ fn a_correction_network_is_added_to_the_classical_evaluation() {
     use crate::nnue::{EvalSettings, Nnue};
     use crate::search::{SearchOptions, Searcher};
     let dir = scratch_dir("correction");
-    let s = Settings {
+    let s = TrainSettings {
         on_classical: true,
         lambda: 1.0,
         lr: 0.0005,

@@ -10,7 +10,7 @@
 use super::checkpoint::{Checkpoint, CheckpointError, EpochLoss};
 use super::data::{fit_k, load, sigmoid, LoadError, Loaded};
 use super::dataset::{Dataset, Entry};
-use super::network::{Gradient, Network, Scratch};
+use super::network::{FloatNetwork, Gradient, Scratch};
 use super::optimizer::{AdamW, Schedule};
 use super::quantise::quantise;
 use crate::nnue::features::KindMap;
@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct TrainSettings {
     pub files: Vec<PathBuf>,
     pub out: PathBuf,
     pub hidden: usize,
@@ -118,7 +118,7 @@ impl Worker {
     /// (each position's derivative times `grad_scale`, i.e. one over the batch size).
     fn run(
         &mut self,
-        net: &Network,
+        net: &FloatNetwork,
         data: &Dataset,
         items: &[u32],
         labels: Labels,
@@ -148,7 +148,7 @@ fn split(items: &[u32], parts: usize) -> Vec<&[u32]> {
 }
 
 /// The mean loss over `data`.
-fn mean_loss(net: &Network, data: &Dataset, workers: &mut [Worker], labels: Labels) -> f64 {
+fn mean_loss(net: &FloatNetwork, data: &Dataset, workers: &mut [Worker], labels: Labels) -> f64 {
     let all: Vec<u32> = (0..data.len() as u32).collect();
     let slices = split(&all, workers.len());
     workers.par_iter_mut().zip(slices).for_each(|(w, items)| {
@@ -160,13 +160,13 @@ fn mean_loss(net: &Network, data: &Dataset, workers: &mut [Worker], labels: Labe
 
 /// Where the run starts: fresh, or from the checkpoint read before the data.
 fn start(
-    s: &Settings,
+    s: &TrainSettings,
     resumed: Option<Checkpoint>,
     inputs: usize,
     fitted_k: f64,
 ) -> Result<Checkpoint, TrainError> {
     let Some(c) = resumed else {
-        let mut net = Network::new(inputs, s.hidden, s.seed);
+        let mut net = FloatNetwork::new(inputs, s.hidden, s.seed);
         if s.on_classical {
             // A correction starts at nothing: the classical evaluation as it is.
             net.zero_output();
@@ -199,7 +199,7 @@ fn start(
 
 /// Trains as `s` says, writing checkpoints and the network; `progress` gets a line per step
 /// of the run (for stderr).
-pub fn train(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, TrainError> {
+pub fn train(s: &TrainSettings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, TrainError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(s.threads.max(1))
         .build()
@@ -207,7 +207,10 @@ pub fn train(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, T
     pool.install(|| train_in_pool(s, progress))
 }
 
-fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Report, TrainError> {
+fn train_in_pool(
+    s: &TrainSettings,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Report, TrainError> {
     // A bad checkpoint is refused before the data is read: one line, nothing else printed.
     let resumed = match &s.resume {
         Some(path) => Some(Checkpoint::load(path).map_err(TrainError::Checkpoint)?),
@@ -217,18 +220,7 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
     let Loaded {
         train, validation, ..
     } = &loaded;
-    progress(&format!(
-        "{} positions from {} games: {} for training, {} for validation ({} games held out){}",
-        loaded.stats.positions,
-        loaded.stats.games,
-        train.len(),
-        validation.len(),
-        count_games(validation),
-        match loaded.stats.partial_lines {
-            0 => String::new(),
-            n => format!("; {n} unterminated last line(s) left out"),
-        }
-    ));
+    progress(&describe_split(&loaded));
     let inputs = KindMap::inputs(loaded.catalog.entries.len(), loaded.cells);
     let fitted = fit_k(train);
     progress(&format!(
@@ -241,18 +233,7 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
     ));
     let mut state = start(s, resumed, inputs, fitted)?;
     if s.resume.is_some() {
-        progress(&format!(
-            "resuming after epoch {} (K {:.1}, λ {}, seed {}{} from the checkpoint)",
-            state.history.len(),
-            state.k,
-            state.lambda,
-            state.seed,
-            if state.on_classical {
-                ", a correction to the classical evaluation"
-            } else {
-                ""
-            }
-        ));
+        progress(&describe_resume(&state));
     }
     let labels = Labels {
         k: state.k,
@@ -324,6 +305,39 @@ fn train_in_pool(s: &Settings, progress: &(dyn Fn(&str) + Sync)) -> Result<Repor
     })
 }
 
+/// The progress line on the data read: positions, games and the validation split.
+fn describe_split(loaded: &Loaded) -> String {
+    let (train, validation) = (&loaded.train, &loaded.validation);
+    format!(
+        "{} positions from {} games: {} for training, {} for validation ({} games held out){}",
+        loaded.stats.positions,
+        loaded.stats.games,
+        train.len(),
+        validation.len(),
+        count_games(validation),
+        match loaded.stats.partial_lines {
+            0 => String::new(),
+            n => format!("; {n} unterminated last line(s) left out"),
+        }
+    )
+}
+
+/// The progress line of a resumed run: where it goes on from, with the checkpoint's choices.
+fn describe_resume(state: &Checkpoint) -> String {
+    format!(
+        "resuming after epoch {} (K {:.1}, λ {}, seed {}{} from the checkpoint)",
+        state.history.len(),
+        state.k,
+        state.lambda,
+        state.seed,
+        if state.on_classical {
+            ", a correction to the classical evaluation"
+        } else {
+            ""
+        }
+    )
+}
+
 /// The loss of predicting each position by `score` of it: by its own search score, what a
 /// network that reproduced the search exactly would reach (the rest of the target is the
 /// result); by the classical evaluation, the mark a network has to beat.
@@ -343,7 +357,7 @@ fn count_games(data: &Dataset) -> usize {
 
 /// One pass over the training positions in the epoch's seeded order; the mean loss.
 fn run_epoch(
-    s: &Settings,
+    s: &TrainSettings,
     state: &mut Checkpoint,
     data: &Dataset,
     workers: &mut [Worker],
@@ -381,7 +395,7 @@ fn run_epoch(
 }
 
 /// The network file's header: what the network is and how it was made.
-fn header(s: &Settings, loaded: &Loaded, state: &Checkpoint) -> Header {
+fn header(s: &TrainSettings, loaded: &Loaded, state: &Checkpoint) -> Header {
     let files: Vec<String> = s.files.iter().map(|f| f.display().to_string()).collect();
     let losses: Vec<_> = state
         .history

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 /// What to tune and how.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct TuneSettings {
     pub files: Vec<PathBuf>,
     pub epochs: usize,
     /// Adam's step size, in centipawns.
@@ -126,7 +126,7 @@ impl Space {
 }
 
 /// Runs a tuning session; `progress` receives a line now and then.
-pub fn tune(s: &Settings, progress: &dyn Fn(&str)) -> Result<Report, TuneError> {
+pub fn tune(s: &TuneSettings, progress: &dyn Fn(&str)) -> Result<Report, TuneError> {
     let samples = read_samples(&s.files)?;
     if samples.is_empty() {
         return Err(TuneError::NoPositions);
@@ -188,7 +188,7 @@ pub fn tune(s: &Settings, progress: &dyn Fn(&str)) -> Result<Report, TuneError> 
     })
 }
 
-impl Settings {
+impl TuneSettings {
     fn tunes(&self, name: &str) -> bool {
         let only = self.only.is_empty() || self.only.iter().any(|p| name.starts_with(p));
         only && !self.freeze.iter().any(|p| name.starts_with(p))
@@ -261,7 +261,7 @@ struct RawPoint {
 type Traced = (Family, Space, Vec<RawPoint>);
 
 /// Traces every sample with its variant's evaluator (the compiled-in weights).
-fn trace_all(samples: &[(Sample, usize, usize)], s: &Settings) -> Result<Traced, TuneError> {
+fn trace_all(samples: &[(Sample, usize, usize)], s: &TuneSettings) -> Result<Traced, TuneError> {
     let mut by_variant: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, (sample, _, _)) in samples.iter().enumerate() {
         by_variant.entry(&sample.variant).or_default().push(i);
@@ -441,7 +441,7 @@ fn adam(
     start: &[Tapered],
     tuned: &[bool],
     k: f64,
-    s: &Settings,
+    s: &TuneSettings,
     progress: &dyn Fn(&str),
 ) {
     let (b1, b2, eps) = (0.9, 0.999, 1e-12);
@@ -467,7 +467,7 @@ fn adam(
 }
 
 /// The header of a tuned weight file: how it was made, so that it can be made again.
-pub fn header(s: &Settings, r: &Report, command: &str) -> String {
+pub fn header(s: &TuneSettings, r: &Report, command: &str) -> String {
     format!(
         "# Tuned evaluation weights ({:?} family): `name: middlegame endgame` in centipawns.\n\
          # Made by `{command}`\n\
@@ -538,7 +538,7 @@ mod tests {
     #[test]
     fn the_output_keeps_what_the_family_file_sets_and_the_run_did_not_tune() {
         let file = training_file();
-        let settings = Settings {
+        let settings = TuneSettings {
             files: vec![file.clone()],
             epochs: 200,
             rate: 1.0,

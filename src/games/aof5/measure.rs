@@ -7,11 +7,11 @@ use super::eval::{mean_mobility_among, prior_value};
 use super::fit::{fit_values, ValueSample, FIT_WEIGHTS};
 use super::pieces::KIND_COUNT;
 use crate::bitboard::BitSet;
+use crate::game::record::Record;
 use crate::game::{Game, Outcome};
 use crate::movegen::tables::Tables;
 use crate::piece::{Kind, Player};
 use crate::position::Position;
-use crate::search::selfplay::Record;
 use std::fmt::Write;
 
 /// Plies between two sampled positions: far enough apart to differ.

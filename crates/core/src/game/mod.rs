@@ -41,5 +41,6 @@ macro_rules! with_tables {
     };
 }
 
+pub mod record;
 pub mod state;
 pub use state::{Game, Outcome};

@@ -238,6 +238,9 @@ pub struct Tables<B: BitSet> {
 }
 
 impl<B: BitSet> Tables<B> {
+    /// Compiles `variant`: the board's geometry (rays, directions, distances), then each
+    /// kind's move tables and the per-player summaries of them, then the rules' tables
+    /// (promotions, castling rights, drops).
     pub fn new(variant: Variant) -> Tables<B> {
         let shape = variant.shape;
         let cells = shape.cells();
@@ -250,18 +253,7 @@ impl<B: BitSet> Tables<B> {
         for c in shape.all_cells() {
             board.set(c);
         }
-        let mut rays = vec![B::empty(); 26 * cells];
-        for (d, &v) in DIRECTIONS.iter().enumerate() {
-            for c in shape.all_cells() {
-                let mut r = B::empty();
-                let mut cur = c;
-                while let Some(n) = shape.offset(cur, v) {
-                    r.set(n);
-                    cur = n;
-                }
-                rays[d * cells + c.index()] = r;
-            }
-        }
+        let rays = ray_table(&shape);
         let positive = std::array::from_fn(|d| shape.linear(DIRECTIONS[d]) > 0);
         let opposite = std::array::from_fn(|d| {
             DIRECTIONS
@@ -269,17 +261,6 @@ impl<B: BitSet> Tables<B> {
                 .position(|&o| o == -DIRECTIONS[d])
                 .unwrap() as u8
         });
-        let mut dist = vec![0u8; cells * cells];
-        for a in shape.all_cells() {
-            for b in shape.all_cells() {
-                let (p, q) = (shape.coords(a), shape.coords(b));
-                let d = (p.0 - q.0)
-                    .abs()
-                    .max((p.1 - q.1).abs())
-                    .max((p.2 - q.2).abs());
-                dist[a.index() * cells + b.index()] = d as u8;
-            }
-        }
         let players = variant.players();
         let kinds: Vec<Vec<KindTables<B>>> = (0..players)
             .map(|p| {
@@ -289,122 +270,22 @@ impl<B: BitSet> Tables<B> {
                     .collect()
             })
             .collect();
-        let leap_attackers = kinds
-            .iter()
-            .map(|ks| {
-                (0..cells)
-                    .map(|c| {
-                        ks.iter()
-                            .fold(B::empty(), |acc, kt| acc | kt.attacked_from[c])
-                    })
-                    .collect()
-            })
-            .collect();
-        let slide_dirs: Vec<Vec<u8>> = kinds
-            .iter()
-            .map(|ks| {
-                (0..26u8)
-                    .filter(|&d| ks.iter().any(|kt| kt.slide_range[d as usize] > 0))
-                    .collect()
-            })
-            .collect();
-        let slider_kinds: Vec<Vec<Kind>> = kinds
-            .iter()
-            .map(|ks| {
-                (0..ks.len())
-                    .filter(|&k| ks[k].slide_range.iter().any(|&r| r > 0))
-                    .map(|k| Kind(k as u8))
-                    .collect()
-            })
-            .collect();
-        let slide_lines = slide_dirs
-            .iter()
-            .map(|dirs: &Vec<u8>| {
-                (0..cells)
-                    .map(|c| {
-                        dirs.iter().fold(B::empty(), |acc, &d| {
-                            acc | rays[opposite[d as usize] as usize * cells + c]
-                        })
-                    })
-                    .collect()
-            })
-            .collect();
-        let kinds_with = |pred: &dyn Fn(&Atom) -> bool| -> Vec<Vec<Kind>> {
-            (0..players)
-                .map(|_| {
-                    variant
-                        .kinds()
-                        .filter(|&k| variant.kind(k).atoms.iter().any(pred))
-                        .collect()
-                })
-                .collect()
-        };
-        let lame_kinds = kinds_with(&|a| matches!(a, Atom::Lame { .. }));
-        let bent_kinds = kinds_with(&|a| matches!(a, Atom::Bent { .. }));
-        let royal_kinds = variant.kinds().filter(|&k| variant.kind(k).royal).collect();
-        let to_set = |cs: &[Cell]| {
-            let mut b = B::empty();
-            cs.iter().for_each(|&c| b.set(c));
-            b
-        };
-        let promotions: Vec<Vec<Option<Promotion<B>>>> = (0..players)
-            .map(|p| {
-                variant
-                    .kinds()
-                    .map(|k| {
-                        variant
-                            .promotion_for(Player(p as u8), k)
-                            .map(|r| Promotion {
-                                may_to: to_set(&r.may_to),
-                                may_from: to_set(&r.may_from),
-                                must_to: to_set(&r.must_to),
-                                choices: r.choices.clone(),
-                            })
-                    })
-                    .collect()
-            })
-            .collect();
-        let royal_promoters = (0..players)
-            .map(|p| {
-                variant
-                    .kinds()
-                    .filter(|&k| {
-                        variant
-                            .promotion_for(Player(p as u8), k)
-                            .is_some_and(|r| r.choices.iter().any(|&c| variant.kind(c).royal))
-                    })
-                    .map(|k| {
-                        let promo: &Promotion<B> = promotions[p][k.index()].as_ref().unwrap();
-                        let kt = &kinds[p][k.index()];
-                        let sources = promotion_sources(&shape, kt, promo, &rays, cells, board);
-                        (k, sources)
-                    })
-                    .collect()
-            })
-            .collect();
-        let mut castle_keep = vec![0xffu8; cells];
-        for (i, c) in variant.castlings.iter().enumerate() {
-            castle_keep[c.king_from.index()] &= !(1 << i);
-            castle_keep[c.partner_from.index()] &= !(1 << i);
-        }
-        let drop_forbidden = (0..players)
-            .map(|p| {
-                variant
-                    .kinds()
-                    .map(|k| {
-                        variant.drops.as_ref().map_or(B::empty(), |d| {
-                            d.forbidden
-                                .iter()
-                                .filter(|(pl, kk, _)| pl.index() == p && *kk == k)
-                                .fold(B::empty(), |acc, (_, _, cs)| acc | to_set(cs))
-                        })
-                    })
-                    .collect()
-            })
-            .collect();
+        let slide_dirs = slide_directions(&kinds);
+        let kinds_with = |pred: &dyn Fn(&Atom) -> bool| kinds_with(&variant, pred);
+        let promotions = promotion_tables(&variant);
+        let royal_promoters = royal_promoters(&variant, &kinds, &promotions, (&rays, cells, board));
         Tables {
             zobrist: Zobrist::new(cells),
             rules: variant.rules.get().unwrap_or_default(),
+            dist: distance_table(&shape),
+            leap_attackers: leap_attackers(&kinds, cells),
+            slider_kinds: slider_kinds(&kinds),
+            slide_lines: slide_lines(&slide_dirs, &rays, &opposite, cells),
+            lame_kinds: kinds_with(&|a| matches!(a, Atom::Lame { .. })),
+            bent_kinds: kinds_with(&|a| matches!(a, Atom::Bent { .. })),
+            royal_kinds: variant.kinds().filter(|&k| variant.kind(k).royal).collect(),
+            castle_keep: castle_keep(&variant, cells),
+            drop_forbidden: drop_forbidden(&variant),
             variant,
             shape,
             cells,
@@ -412,19 +293,10 @@ impl<B: BitSet> Tables<B> {
             rays,
             positive,
             opposite,
-            dist,
             kinds,
-            leap_attackers,
             slide_dirs,
-            slider_kinds,
-            slide_lines,
-            lame_kinds,
-            bent_kinds,
-            royal_kinds,
             royal_promoters,
             promotions,
-            castle_keep,
-            drop_forbidden,
         }
     }
 
@@ -472,6 +344,201 @@ impl<B: BitSet> Tables<B> {
     pub fn promotion(&self, p: Player, k: Kind) -> Option<&Promotion<B>> {
         self.promotions[p.index()][k.index()].as_ref()
     }
+}
+
+/// The ray masks, `rays[dir * cells + cell]`: the cells from `cell` along `dir` to the
+/// board's edge, the origin left out.
+fn ray_table<B: BitSet>(shape: &Shape) -> Vec<B> {
+    let cells = shape.cells();
+    let mut rays = vec![B::empty(); 26 * cells];
+    for (d, &v) in DIRECTIONS.iter().enumerate() {
+        for c in shape.all_cells() {
+            let mut r = B::empty();
+            let mut cur = c;
+            while let Some(n) = shape.offset(cur, v) {
+                r.set(n);
+                cur = n;
+            }
+            rays[d * cells + c.index()] = r;
+        }
+    }
+    rays
+}
+
+/// The Chebyshev distance between cells, `dist[a * cells + b]`.
+fn distance_table(shape: &Shape) -> Vec<u8> {
+    let cells = shape.cells();
+    let mut dist = vec![0u8; cells * cells];
+    for a in shape.all_cells() {
+        for b in shape.all_cells() {
+            let (p, q) = (shape.coords(a), shape.coords(b));
+            let d = (p.0 - q.0)
+                .abs()
+                .max((p.1 - q.1).abs())
+                .max((p.2 - q.2).abs());
+            dist[a.index() * cells + b.index()] = d as u8;
+        }
+    }
+    dist
+}
+
+/// Per player, per cell: the union of the kinds' `attacked_from`.
+fn leap_attackers<B: BitSet>(kinds: &[Vec<KindTables<B>>], cells: usize) -> Vec<Vec<B>> {
+    kinds
+        .iter()
+        .map(|ks| {
+            (0..cells)
+                .map(|c| {
+                    ks.iter()
+                        .fold(B::empty(), |acc, kt| acc | kt.attacked_from[c])
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Per player: the directions along which some kind slides.
+fn slide_directions<B: BitSet>(kinds: &[Vec<KindTables<B>>]) -> Vec<Vec<u8>> {
+    kinds
+        .iter()
+        .map(|ks| {
+            (0..26u8)
+                .filter(|&d| ks.iter().any(|kt| kt.slide_range[d as usize] > 0))
+                .collect()
+        })
+        .collect()
+}
+
+/// Per player: the kinds that slide in some direction.
+fn slider_kinds<B: BitSet>(kinds: &[Vec<KindTables<B>>]) -> Vec<Vec<Kind>> {
+    kinds
+        .iter()
+        .map(|ks| {
+            (0..ks.len())
+                .filter(|&k| ks[k].slide_range.iter().any(|&r| r > 0))
+                .map(|k| Kind(k as u8))
+                .collect()
+        })
+        .collect()
+}
+
+/// Per player, per cell: every ray of the player's slide directions, looking back from the
+/// cell.
+fn slide_lines<B: BitSet>(
+    slide_dirs: &[Vec<u8>],
+    rays: &[B],
+    opposite: &[u8; 26],
+    cells: usize,
+) -> Vec<Vec<B>> {
+    slide_dirs
+        .iter()
+        .map(|dirs: &Vec<u8>| {
+            (0..cells)
+                .map(|c| {
+                    dirs.iter().fold(B::empty(), |acc, &d| {
+                        acc | rays[opposite[d as usize] as usize * cells + c]
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Per player: the kinds with a move atom that `pred` picks.
+fn kinds_with(variant: &Variant, pred: &dyn Fn(&Atom) -> bool) -> Vec<Vec<Kind>> {
+    (0..variant.players())
+        .map(|_| {
+            variant
+                .kinds()
+                .filter(|&k| variant.kind(k).atoms.iter().any(pred))
+                .collect()
+        })
+        .collect()
+}
+
+fn cell_set<B: BitSet>(cs: &[Cell]) -> B {
+    let mut b = B::empty();
+    cs.iter().for_each(|&c| b.set(c));
+    b
+}
+
+/// `promotions[player][kind]`, the variant's promotion rules as cell sets.
+fn promotion_tables<B: BitSet>(variant: &Variant) -> Vec<Vec<Option<Promotion<B>>>> {
+    (0..variant.players())
+        .map(|p| {
+            variant
+                .kinds()
+                .map(|k| {
+                    variant
+                        .promotion_for(Player(p as u8), k)
+                        .map(|r| Promotion {
+                            may_to: cell_set(&r.may_to),
+                            may_from: cell_set(&r.may_from),
+                            must_to: cell_set(&r.must_to),
+                            choices: r.choices.clone(),
+                        })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Per player: the kinds that may promote to a royal kind, with the cells from which one
+/// move of theirs may end in such a promotion. `geometry` is the rays, the cell count and
+/// the board.
+fn royal_promoters<B: BitSet>(
+    variant: &Variant,
+    kinds: &[Vec<KindTables<B>>],
+    promotions: &[Vec<Option<Promotion<B>>>],
+    (rays, cells, board): (&[B], usize, B),
+) -> Vec<Vec<(Kind, B)>> {
+    (0..variant.players())
+        .map(|p| {
+            variant
+                .kinds()
+                .filter(|&k| {
+                    variant
+                        .promotion_for(Player(p as u8), k)
+                        .is_some_and(|r| r.choices.iter().any(|&c| variant.kind(c).royal))
+                })
+                .map(|k| {
+                    let promo: &Promotion<B> = promotions[p][k.index()].as_ref().unwrap();
+                    let kt = &kinds[p][k.index()];
+                    let sources = promotion_sources(&variant.shape, kt, promo, rays, cells, board);
+                    (k, sources)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Castling rights kept when a move touches a cell: `rights &= castle_keep[cell]`.
+fn castle_keep(variant: &Variant, cells: usize) -> Vec<u8> {
+    let mut castle_keep = vec![0xffu8; cells];
+    for (i, c) in variant.castlings.iter().enumerate() {
+        castle_keep[c.king_from.index()] &= !(1 << i);
+        castle_keep[c.partner_from.index()] &= !(1 << i);
+    }
+    castle_keep
+}
+
+/// Per player, per kind: the cells where a drop is forbidden.
+fn drop_forbidden<B: BitSet>(variant: &Variant) -> Vec<Vec<B>> {
+    (0..variant.players())
+        .map(|p| {
+            variant
+                .kinds()
+                .map(|k| {
+                    variant.drops.as_ref().map_or(B::empty(), |d| {
+                        d.forbidden
+                            .iter()
+                            .filter(|(pl, kk, _)| pl.index() == p && *kk == k)
+                            .fold(B::empty(), |acc, (_, _, cs)| acc | cell_set(cs))
+                    })
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Cells from which one move of a kind may end in a promotion: its reach ignoring blockers
@@ -525,7 +592,6 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
         has_lame: false,
         has_bent: false,
     };
-    let dir_of = |v: Vec3| crate::geometry::direction_index(v).expect("unit vector") as u8;
     for atom in &def.atoms {
         match *atom {
             Atom::Leap { to, mode, when } => {
@@ -548,41 +614,9 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
             }
             Atom::Slide { step, max, mode } => {
                 let v = orient.apply(step);
-                if !shape.supports(v) {
-                    continue;
+                if shape.supports(v) {
+                    add_slide(&mut kt, &shape, v, max, mode);
                 }
-                let dir = dir_of(v);
-                let limit = if max == 0 {
-                    Vec::new()
-                } else {
-                    shape
-                        .all_cells()
-                        .map(|c| {
-                            let mut m = B::empty();
-                            let mut cur = c;
-                            for _ in 0..max {
-                                match shape.offset(cur, v) {
-                                    Some(n) => {
-                                        m.set(n);
-                                        cur = n;
-                                    }
-                                    None => break,
-                                }
-                            }
-                            m
-                        })
-                        .collect()
-                };
-                if mode.captures() {
-                    let r = &mut kt.slide_range[dir as usize];
-                    *r = (*r).max(if max == 0 { 255 } else { max });
-                }
-                kt.slides.push(SlideAtom {
-                    dir,
-                    mode,
-                    max,
-                    limit,
-                });
             }
             Atom::Lame { via, to, mode } => {
                 let (via, to) = (orient.apply(via), orient.apply(to));
@@ -605,7 +639,7 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
                     if let Some(f) = shape.offset(c, first) {
                         kt.bent[c.index()].push(BentStart {
                             first: f,
-                            dir: dir_of(then),
+                            dir: direction_of(then),
                             mode,
                         });
                     }
@@ -628,6 +662,49 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
         }
     }
     kt
+}
+
+/// The index of a unit direction vector in [`DIRECTIONS`].
+fn direction_of(v: Vec3) -> u8 {
+    crate::geometry::direction_index(v).expect("unit vector") as u8
+}
+
+/// Adds a slide along `v` (already turned to the player's orientation): its direction, its
+/// reach when it is limited to `max` steps (0: unlimited), and the range at which it
+/// captures.
+fn add_slide<B: BitSet>(kt: &mut KindTables<B>, shape: &Shape, v: Vec3, max: u8, mode: Mode) {
+    let dir = direction_of(v);
+    let limit = if max == 0 {
+        Vec::new()
+    } else {
+        shape
+            .all_cells()
+            .map(|c| {
+                let mut m = B::empty();
+                let mut cur = c;
+                for _ in 0..max {
+                    match shape.offset(cur, v) {
+                        Some(n) => {
+                            m.set(n);
+                            cur = n;
+                        }
+                        None => break,
+                    }
+                }
+                m
+            })
+            .collect()
+    };
+    if mode.captures() {
+        let r = &mut kt.slide_range[dir as usize];
+        *r = (*r).max(if max == 0 { 255 } else { max });
+    }
+    kt.slides.push(SlideAtom {
+        dir,
+        mode,
+        max,
+        limit,
+    });
 }
 
 #[cfg(test)]

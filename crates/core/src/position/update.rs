@@ -157,7 +157,6 @@ impl<B: BitSet> Position<B> {
     /// Makes `mv` in place and passes the turn, with no rule events.
     pub fn apply_move(&mut self, t: &Tables<B>, mv: Move) {
         let us = self.side;
-        let variant = &t.variant;
         let ep_before = self.ep;
         if t.players() == 2 {
             // In two-player games an e.p. target lives for exactly one reply.
@@ -175,86 +174,8 @@ impl<B: BitSet> Position<B> {
                 self.add_to_hand(t, us, k, -1);
                 self.put(t, mv.to(), Piece::new(us, k));
             }
-            MoveKind::Castle => {
-                let c = &variant.castlings[mv.extra() as usize];
-                let king = self.remove(t, c.king_from).expect("castling king");
-                let partner = self.remove(t, c.partner_from).expect("castling partner");
-                self.put(
-                    t,
-                    c.king_to,
-                    Piece::new(us, variant.morph_of(us, king.kind())),
-                );
-                self.put(
-                    t,
-                    c.partner_to,
-                    Piece::new(us, variant.morph_of(us, partner.kind())),
-                );
-            }
-            _ => {
-                let (from, to) = (mv.from(), mv.to());
-                let piece = self.remove(t, from).expect("a piece on the from-cell");
-                let victim_cell = if mv.kind() == MoveKind::EnPassant {
-                    ep_before
-                        .iter()
-                        .enumerate()
-                        .filter(|&(owner, _)| owner != us.index())
-                        .filter_map(|(_, e)| *e)
-                        .find(|e| e.skipped == to)
-                        .map(|e| e.victim)
-                } else {
-                    Some(to)
-                };
-                if let Some(captured) = victim_cell.and_then(|c| self.remove(t, c)) {
-                    reset_clock = true;
-                    self.capture_to_hand(t, us, captured);
-                    for p in 0..4 {
-                        if self.ep[p].is_some_and(|e| victim_cell == Some(e.victim)) {
-                            self.set_ep(t, Player(p as u8), None);
-                        }
-                    }
-                }
-                let kind = match mv.kind() {
-                    MoveKind::Promotion | MoveKind::Merge => mv.piece_kind(),
-                    MoveKind::EnPassant if mv.ep_promotion().is_some() => {
-                        mv.ep_promotion().unwrap()
-                    }
-                    _ => variant.morph_of(us, piece.kind()),
-                };
-                if mv.kind() == MoveKind::Merge {
-                    // The ally on the destination is absorbed into the new piece.
-                    self.remove(t, to);
-                }
-                self.put(t, to, Piece::new(us, kind));
-                reset_clock |= t.kind(us, piece.kind()).pawn;
-                if mv.kind() == MoveKind::DoubleStep {
-                    let skipped = t.kind(us, piece.kind()).double_steps[from.index()]
-                        .iter()
-                        .find(|&&(_, dest)| dest == to)
-                        .map(|&(s, _)| s)
-                        .expect("double step");
-                    self.set_ep(
-                        t,
-                        us,
-                        Some(EnPassant {
-                            skipped,
-                            victim: to,
-                        }),
-                    );
-                }
-                let keep = t.castle_keep[from.index()] & t.castle_keep[to.index()];
-                if self.castling & !keep != 0 {
-                    self.set_castling(t, self.castling & keep);
-                }
-            }
-        }
-        if mv.kind() == MoveKind::Castle {
-            let keep = variant
-                .castlings
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.player == us)
-                .fold(0xffu8, |acc, (i, _)| acc & !(1 << i));
-            self.set_castling(t, self.castling & keep);
+            MoveKind::Castle => self.apply_castle(t, mv, us),
+            _ => reset_clock = self.apply_board_move(t, mv, us, ep_before),
         }
         self.halfmove = if reset_clock { 0 } else { self.halfmove + 1 };
         let next = self.next_player(t, us);
@@ -262,6 +183,101 @@ impl<B: BitSet> Position<B> {
             self.fullmove += 1;
         }
         self.set_side(t, next);
+    }
+
+    /// A castling move: the King and its partner move (taking their morphed kinds), and the
+    /// castler's castling rights are gone.
+    #[inline(always)]
+    fn apply_castle(&mut self, t: &Tables<B>, mv: Move, us: Player) {
+        let variant = &t.variant;
+        let c = &variant.castlings[mv.extra() as usize];
+        let king = self.remove(t, c.king_from).expect("castling king");
+        let partner = self.remove(t, c.partner_from).expect("castling partner");
+        self.put(
+            t,
+            c.king_to,
+            Piece::new(us, variant.morph_of(us, king.kind())),
+        );
+        self.put(
+            t,
+            c.partner_to,
+            Piece::new(us, variant.morph_of(us, partner.kind())),
+        );
+        let keep = variant
+            .castlings
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.player == us)
+            .fold(0xffu8, |acc, (i, _)| acc & !(1 << i));
+        self.set_castling(t, self.castling & keep);
+    }
+
+    /// A move from one cell to another (plain, capture, en passant, double step, promotion,
+    /// merger): the capture, the piece's new kind, the new e.p. target and the castling
+    /// rights the two cells take away. Whether it resets the move-count clock.
+    #[inline(always)]
+    fn apply_board_move(
+        &mut self,
+        t: &Tables<B>,
+        mv: Move,
+        us: Player,
+        ep_before: [Option<EnPassant>; 4],
+    ) -> bool {
+        let variant = &t.variant;
+        let mut reset_clock = false;
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.remove(t, from).expect("a piece on the from-cell");
+        let victim_cell = if mv.kind() == MoveKind::EnPassant {
+            ep_before
+                .iter()
+                .enumerate()
+                .filter(|&(owner, _)| owner != us.index())
+                .filter_map(|(_, e)| *e)
+                .find(|e| e.skipped == to)
+                .map(|e| e.victim)
+        } else {
+            Some(to)
+        };
+        if let Some(captured) = victim_cell.and_then(|c| self.remove(t, c)) {
+            reset_clock = true;
+            self.capture_to_hand(t, us, captured);
+            for p in 0..4 {
+                if self.ep[p].is_some_and(|e| victim_cell == Some(e.victim)) {
+                    self.set_ep(t, Player(p as u8), None);
+                }
+            }
+        }
+        let kind = match mv.kind() {
+            MoveKind::Promotion | MoveKind::Merge => mv.piece_kind(),
+            MoveKind::EnPassant if mv.ep_promotion().is_some() => mv.ep_promotion().unwrap(),
+            _ => variant.morph_of(us, piece.kind()),
+        };
+        if mv.kind() == MoveKind::Merge {
+            // The ally on the destination is absorbed into the new piece.
+            self.remove(t, to);
+        }
+        self.put(t, to, Piece::new(us, kind));
+        reset_clock |= t.kind(us, piece.kind()).pawn;
+        if mv.kind() == MoveKind::DoubleStep {
+            let skipped = t.kind(us, piece.kind()).double_steps[from.index()]
+                .iter()
+                .find(|&&(_, dest)| dest == to)
+                .map(|&(s, _)| s)
+                .expect("double step");
+            self.set_ep(
+                t,
+                us,
+                Some(EnPassant {
+                    skipped,
+                    victim: to,
+                }),
+            );
+        }
+        let keep = t.castle_keep[from.index()] & t.castle_keep[to.index()];
+        if self.castling & !keep != 0 {
+            self.set_castling(t, self.castling & keep);
+        }
+        reset_clock
     }
 
     fn capture_to_hand(&mut self, t: &Tables<B>, captor: Player, captured: Piece) {
