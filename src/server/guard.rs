@@ -113,7 +113,10 @@ pub fn admit_token(request: &Parts, port: u16, token: &Token) -> Result<(), Refu
 /// The value of header `name`, which may be sent once at most: with two `Host` headers the
 /// guard and whatever reads the request next could disagree on which counts. A value that is
 /// not text counts as a foreign one.
-fn single_header<'a>(headers: &'a HeaderMap, name: &'static str) -> Result<Option<&'a str>, Refusal> {
+fn single_header<'a>(
+    headers: &'a HeaderMap,
+    name: &'static str,
+) -> Result<Option<&'a str>, Refusal> {
     let mut values = headers.get_all(name).into_iter();
     let first = values.next();
     if values.next().is_some() {

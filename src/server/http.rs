@@ -119,12 +119,12 @@ async fn route(
 async fn blocking(
     call: impl FnOnce() -> Result<Answer, ApiError> + Send + 'static,
 ) -> Result<Answer, ApiError> {
-    tokio::task::spawn_blocking(call)
-        .await
-        .unwrap_or_else(|e| {
-            let why = e.to_string();
-            Err(ApiError::Internal(why.lines().next().unwrap_or("").to_string()))
-        })
+    tokio::task::spawn_blocking(call).await.unwrap_or_else(|e| {
+        let why = e.to_string();
+        Err(ApiError::Internal(
+            why.lines().next().unwrap_or("").to_string(),
+        ))
+    })
 }
 
 /// The body, at most [`MAX_BODY`] bytes (a chunked body that grows past it is cut off), all

@@ -32,7 +32,10 @@ use token::{Token, TokenError};
 #[derive(Debug)]
 pub enum ServeError {
     Variant(error::ApiError),
-    Bind { addr: SocketAddr, why: String },
+    Bind {
+        addr: SocketAddr,
+        why: String,
+    },
     Token(TokenError),
     /// The server's runtime could not start.
     Runtime(String),

@@ -182,8 +182,8 @@ impl Store {
     /// a symbolic link included, so a link planted under the name cannot send the write
     /// elsewhere; the random name keeps anyone from planting one in advance.
     fn create_temporary(&self) -> std::io::Result<(PathBuf, fs::File)> {
-        let random = super::token::random_bytes::<8>()
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let random =
+            super::token::random_bytes::<8>().map_err(|e| std::io::Error::other(e.to_string()))?;
         let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
         let tmp = self.beside(&format!(".{hex}.tmp"));
         let mut options = fs::OpenOptions::new();

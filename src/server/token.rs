@@ -156,8 +156,12 @@ mod tests {
     fn only_the_same_token_matches() {
         let t = Token::parse(T).unwrap();
         assert!(t.matches(T));
-        for other in ["", "0123456789abcdef", "0123456789abcdef0123456789abcdeF", &format!("{T}0")]
-        {
+        for other in [
+            "",
+            "0123456789abcdef",
+            "0123456789abcdef0123456789abcdeF",
+            &format!("{T}0"),
+        ] {
             assert!(!t.matches(other), "{other}");
         }
     }
@@ -186,10 +190,7 @@ mod tests {
             Token::parse("0123456789abcdef;x"),
             Err(TokenError::Character(';'))
         );
-        assert_eq!(
-            Token::parse(&"a".repeat(257)),
-            Err(TokenError::Length(257))
-        );
+        assert_eq!(Token::parse(&"a".repeat(257)), Err(TokenError::Length(257)));
         assert!(Token::parse("my-own_token.for~this").is_ok());
         assert!(!format!("{:?}", Token::parse(T).unwrap()).contains(T));
     }
