@@ -12,6 +12,22 @@ use std::process::Command;
 
 /// `method path` with `headers` is refused 403 with a one-line reason, the game unchanged.
 fn refused(addr: std::net::SocketAddr, method: &str, path: &str, headers: &[(&str, &str)]) {
+    refused_by(addr, &bearer(), method, path, headers);
+}
+
+/// As [`refused`], the game read with the `Authorization` value `reader`.
+fn refused_by(
+    addr: std::net::SocketAddr,
+    reader: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) {
+    let state = |addr| {
+        let reply = request(addr, "GET", "/api/state", &[("Authorization", reader)], "");
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        serde_json::from_str::<Value>(&reply.body).unwrap()
+    };
     let before = state(addr);
     let body = if method == "POST" {
         r#"{"variant":"shatranj"}"#
@@ -117,7 +133,7 @@ fn a_tool_needs_the_bearer_token_and_nothing_passes_without_it() {
         "",
     );
     assert_eq!(reply.status, 200);
-    assert!(reply.body.contains("1. d4"), "{}", reply.body);
+    assert!(reply.body.contains("1. d2d4"), "{}", reply.body);
 }
 
 /// The token in the address a server printed.
@@ -141,7 +157,13 @@ fn without_token_each_run_has_a_new_random_one() {
     let reply = request(a.addr, "GET", "/api/state", &[("Authorization", &own)], "");
     assert_eq!(reply.status, 200);
     let other = format!("Bearer {tb}");
-    refused(a.addr, "GET", "/api/state", &[("Authorization", &other)]);
+    refused_by(
+        a.addr,
+        &own,
+        "GET",
+        "/api/state",
+        &[("Authorization", &other)],
+    );
 }
 
 #[test]
