@@ -33,9 +33,9 @@ pub enum ApiError {
     /// Not from the board's own page: a foreign `Host` or `Origin`, or a POST not JSON; or
     /// without the run's token.
     Refused(Refusal),
-    /// A body over the limit ([`super::http::MAX_BODY`]), refused unread.
+    /// A body over the limit ([`super::limits::MAX_BODY`]), refused unread.
     TooLarge,
-    /// The body did not arrive in time ([`super::listen::REQUEST_TIMEOUT`]).
+    /// The body did not arrive in time ([`super::limits::REQUEST_TIMEOUT`]).
     Timeout,
     /// The server failed answering (a call on the table panicked).
     Internal(String),
@@ -81,12 +81,12 @@ impl fmt::Display for ApiError {
             ApiError::TooLarge => write!(
                 f,
                 "the request body is larger than {} KiB",
-                super::http::MAX_BODY / 1024
+                super::limits::MAX_BODY / 1024
             ),
             ApiError::Timeout => write!(
                 f,
                 "the request did not arrive within {} s",
-                super::listen::REQUEST_TIMEOUT.as_secs()
+                super::limits::REQUEST_TIMEOUT.as_secs()
             ),
             ApiError::Internal(why) => write!(f, "internal error: {why}"),
         }

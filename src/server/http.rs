@@ -8,6 +8,7 @@ use super::api::{self, Answer};
 use super::error::ApiError;
 use super::guard;
 use super::hub::EventStream;
+use super::limits::MAX_BODY;
 use super::table::Room;
 use super::token::Token;
 use http_body_util::{BodyExt, Either, Full, LengthLimitError, Limited};
@@ -19,9 +20,6 @@ use serde_json::json;
 use std::convert::Infallible;
 use std::sync::Arc;
 use tokio::time::Instant;
-
-/// Request bodies are small JSON objects; a position string is at most a few kilobytes.
-pub const MAX_BODY: usize = 64 * 1024;
 
 /// What every answer's body is: a whole text, or the event stream.
 pub type AnswerBody = Either<Full<Bytes>, EventStream>;

@@ -5,6 +5,7 @@
 //! tokio's blocking threads.
 
 use super::http::{self, Board};
+use super::limits::{MAX_CONNECTIONS, MAX_HEAD, MAX_HEADERS, REQUEST_TIMEOUT};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -15,18 +16,6 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
-/// The request line and the headers together: a longer head is answered 431 (hyper stops
-/// reading at this size, so an endless header line costs no more memory than this).
-pub const MAX_HEAD: usize = 16 * 1024;
-/// Headers in one request; more are answered 431.
-const MAX_HEADERS: usize = 64;
-/// A request (its head; its body, counted from the head) that has not fully arrived by then
-/// is answered or closed, so that half-sent requests cannot hold connections forever. A
-/// kept-alive connection waiting for its next request is closed after as long.
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-/// Connections open at once, event streams included; one more is refused at once (503)
-/// rather than kept waiting.
-pub const MAX_CONNECTIONS: usize = 256;
 /// A failed `accept` (too many open files) is tried again after this pause, not in a loop
 /// that spins.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(100);

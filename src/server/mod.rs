@@ -13,6 +13,7 @@ pub mod error;
 mod guard;
 mod http;
 mod hub;
+mod limits;
 mod listen;
 mod record;
 pub mod saved;
