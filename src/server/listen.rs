@@ -1,8 +1,9 @@
 //! The HTTP server itself: hyper's HTTP/1.1 on a single-threaded tokio runtime, with the
 //! limits that keep one hostile client from taking the board down (issue 59): the size of a
 //! request's head, the time a request may take to arrive, and the number of connections open
-//! at once. The runtime lives here and in [`super::http`] only; calls on the game run on
-//! tokio's blocking threads.
+//! at once. The runtime stays in this folder (here, [`super::http`] and the event streams of
+//! [`super::hub`]); calls on the game run on tokio's blocking threads, so the game and the
+//! engine know nothing of it.
 
 use super::http::{self, Board};
 use super::limits::{MAX_CONNECTIONS, MAX_HEAD, MAX_HEADERS, REQUEST_TIMEOUT};
