@@ -8,6 +8,7 @@
 use crate::common;
 
 use common::{board, missionary_corner, tables, with_kings};
+use panoply::server::token::Token;
 use panoply::server::{Keep, Server};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -21,19 +22,26 @@ fn serve(variant: &str) -> SocketAddr {
     serve_on(Server::bind(0, variant).expect("server starts"))
 }
 
+/// The token of every server these tests start (`panoply serve --token`).
+pub const TOKEN: &str = "test-token-0123456789abcdef";
+/// The token as a local tool sends it.
+const BEARER: (&str, &str) = ("Authorization", "Bearer test-token-0123456789abcdef");
+
 fn serve_on(server: Server) -> SocketAddr {
+    let server = server.with_token(Token::parse(TOKEN).unwrap());
     let addr = server.addr();
     std::thread::spawn(move || server.run());
     addr
 }
 
 /// One HTTP/1.0 request (so that the body is never chunked) from a local tool: the server's
-/// own Host, a JSON body, no Origin. Returns the status and the body.
+/// own Host, the token, a JSON body, no Origin. Returns the status and the body.
 fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
     let host = addr.to_string();
     let headers = [
         ("Host", host.as_str()),
         ("Content-Type", "application/json"),
+        BEARER,
     ];
     request(addr, method, path, &headers, body)
 }
@@ -395,7 +403,11 @@ fn engine_move_nodes(addr: SocketAddr, play: impl FnOnce()) -> Vec<u64> {
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
-    write!(stream, "GET /api/events HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    write!(
+        stream,
+        "GET /api/events HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {TOKEN}\r\n\r\n"
+    )
+    .unwrap();
     let mut events = BufReader::new(stream);
     let mut line = String::new();
     events.read_line(&mut line).unwrap();
@@ -510,7 +522,11 @@ fn analysis_streams_engine_thinking_and_stops() {
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
-    write!(stream, "GET /api/events HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    write!(
+        stream,
+        "GET /api/events HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {TOKEN}\r\n\r\n"
+    )
+    .unwrap();
     let mut events = BufReader::new(stream);
     let mut line = String::new();
     events.read_line(&mut line).unwrap();
@@ -602,7 +618,7 @@ fn scratch(name: &str) -> PathBuf {
 /// Returns the process and its address.
 fn start_serve(port: u16, data: &Path, args: &[&str]) -> (Child, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_panoply"))
-        .args(["serve", "--port", &port.to_string()])
+        .args(["serve", "--port", &port.to_string(), "--token", TOKEN])
         .args(args)
         .env("XDG_DATA_HOME", data)
         .stdout(Stdio::piped())
@@ -617,11 +633,10 @@ fn start_serve(port: u16, data: &Path, args: &[&str]) -> (Child, SocketAddr) {
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
         .unwrap_or_else(|| panic!("no address in {first:?}"));
-    let addr = address
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .parse()
-        .unwrap();
+    let rest = address.trim_start_matches("http://");
+    let (addr, query) = rest.split_once('/').unwrap();
+    assert_eq!(query, format!("?token={TOKEN}"));
+    let addr = addr.parse().unwrap();
     (child, addr)
 }
 
@@ -772,7 +787,7 @@ fn a_damaged_file_is_reported_in_one_line_and_set_aside() {
     let err = kill(child);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("is damaged") && err.contains(".bad"), "{err}");
-    assert!(dir.join(format!("serve-{port}.json.bad")).exists());
+    assert!(dir.join(format!("serve-{port}.json.bad.1")).exists());
 
     // A file that parses but does not replay: an illegal move.
     let text = std::fs::read_to_string(&file).unwrap();
@@ -822,9 +837,12 @@ fn two_servers_keep_two_files() {
 }
 
 /// A request a foreign page could make: refused with 403 and a one-line reason, the whole game
-/// (position, seats, engine settings) as it was.
+/// (position, seats, engine settings) as it was. The request carries the token, so that it is
+/// refused for `headers` alone.
 fn forbidden(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)], body: &str) {
     let before = get(addr, "/api/state");
+    let headers = [headers, &[BEARER]].concat();
+    let headers = headers.as_slice();
     let (status, text) = request(addr, method, path, headers, body);
     assert_eq!(status, 403, "{method} {path} {headers:?}: {text}");
     let error = serde_json::from_str::<Value>(&text).unwrap()["error"]
@@ -963,9 +981,14 @@ fn the_own_page_and_local_tools_are_served() {
     let page_via_localhost = format!("http://localhost:{port}");
     let json = ("Content-Type", "application/json; charset=UTF-8");
     for (host, origin) in [(&own, &page), (&localhost, &page_via_localhost)] {
-        let (status, text) = request(addr, "GET", "/api/state", &[("Host", host)], "");
+        let (status, text) = request(addr, "GET", "/api/state", &[("Host", host), BEARER], "");
         assert_eq!(status, 200, "{host}: {text}");
-        let headers = [("Host", host.as_str()), ("Origin", origin.as_str()), json];
+        let headers = [
+            ("Host", host.as_str()),
+            ("Origin", origin.as_str()),
+            json,
+            BEARER,
+        ];
         let (status, text) = request(addr, "GET", "/api/targets?from=e7", &headers, "");
         assert_eq!(status, 200, "{host} {origin}: {text}");
         let (status, text) = request(addr, "POST", "/api/undo", &headers, "{}");
@@ -983,7 +1006,8 @@ fn the_own_page_and_local_tools_are_served() {
         .unwrap();
     write!(
         stream,
-        "GET /api/events HTTP/1.1\r\nHost: localhost:{port}\r\nOrigin: {page_via_localhost}\r\n\r\n"
+        "GET /api/events HTTP/1.1\r\nHost: localhost:{port}\r\nOrigin: {page_via_localhost}\r\n\
+         Authorization: Bearer {TOKEN}\r\n\r\n"
     )
     .unwrap();
     let mut line = String::new();

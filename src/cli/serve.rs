@@ -2,6 +2,7 @@
 
 use super::Failure;
 use clap::Args;
+use panoply::server::token::Token;
 use panoply::server::{Keep, Server};
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,6 +21,10 @@ pub struct ServeArgs {
     /// ~/.local/share/panoply].
     #[arg(long, value_name = "DIR")]
     state_dir: Option<PathBuf>,
+    /// The token every request must carry (16 to 256 letters, digits, '-', '_', '.', '~')
+    /// [default: 128 random bits, new every run].
+    #[arg(long, value_name = "TOKEN")]
+    token: Option<String>,
 }
 
 impl ServeArgs {
@@ -28,21 +33,27 @@ impl ServeArgs {
             dir: self.state_dir,
             fresh: self.fresh,
         };
-        let server = Server::open(self.port, &self.variant, Some(keep))?;
-        announce(&format!("http://{}/", server.addr()));
-        server.run();
+        // A bad --token is refused before the port or the kept game is touched.
+        let token = self.token.as_deref().map(Token::parse).transpose()?;
+        let mut server = Server::open(self.port, &self.variant, Some(keep))?;
+        if let Some(token) = token {
+            server = server.with_token(token);
+        }
+        announce(&server.address());
+        server.run()?;
         Ok(())
     }
 }
 
-/// Prints where the page is. One write, and a closed stdout (a launcher that read the
-/// address and went away) must not stop the server: println! would panic on the broken pipe.
+/// Prints where the page is, with the token: whoever has this address has the board. One
+/// write, and a closed stdout (a launcher that read the address and went away) must not stop
+/// the server: println! would panic on the broken pipe.
 fn announce(address: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
         "panoply serve: open {address} in a browser (Ctrl-C stops the server)\n  \
-         a game by its address: {address}?variant=aof5"
+         a game by its address: {address}&variant=aof5"
     )
     .and_then(|()| out.flush());
 }

@@ -30,8 +30,15 @@ pub enum ApiError {
     NothingToUndo,
     /// A move number outside the game.
     NoSuchPly(usize),
-    /// Not from the board's own page: a foreign `Host` or `Origin`, or a POST not JSON.
+    /// Not from the board's own page: a foreign `Host` or `Origin`, or a POST not JSON; or
+    /// without the run's token.
     Refused(Refusal),
+    /// A body over the limit ([`super::limits::MAX_BODY`]), refused unread.
+    TooLarge,
+    /// The body did not arrive in time ([`super::limits::REQUEST_TIMEOUT`]).
+    Timeout,
+    /// The server failed answering (a call on the table panicked).
+    Internal(String),
 }
 
 impl ApiError {
@@ -48,6 +55,9 @@ impl ApiError {
             | ApiError::NothingToUndo => 409,
             ApiError::IllegalMove(_) => 422,
             ApiError::Refused(_) => 403,
+            ApiError::Timeout => 408,
+            ApiError::TooLarge => 413,
+            ApiError::Internal(_) => 500,
         }
     }
 }
@@ -68,6 +78,17 @@ impl fmt::Display for ApiError {
             ApiError::NothingToUndo => write!(f, "there is no move to take back"),
             ApiError::NoSuchPly(n) => write!(f, "the game has no position after {n} moves"),
             ApiError::Refused(refusal) => write!(f, "{refusal}"),
+            ApiError::TooLarge => write!(
+                f,
+                "the request body is larger than {} KiB",
+                super::limits::MAX_BODY / 1024
+            ),
+            ApiError::Timeout => write!(
+                f,
+                "the request did not arrive within {} s",
+                super::limits::REQUEST_TIMEOUT.as_secs()
+            ),
+            ApiError::Internal(why) => write!(f, "internal error: {why}"),
         }
     }
 }

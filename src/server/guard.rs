@@ -11,9 +11,14 @@
 //!   preflight, and the server approves none (it answers no `OPTIONS` with CORS headers).
 //!
 //! A request without `Origin` (curl, scripts) passes when its `Host` is right.
+//!
+//! Other users of this machine connect without a browser; against them every request must
+//! also carry the run's [`Token`] (issue 59).
 
+use super::token::Token;
+use hyper::http::request::Parts;
+use hyper::http::{HeaderMap, Method};
 use std::fmt;
-use tiny_http::{Method, Request};
 
 /// Why a request is not taken to come from the board's own page. Each is answered 403.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +34,8 @@ pub enum Refusal {
     /// A POST whose body is not declared `application/json` (a form or `text/plain` POST,
     /// which browsers send cross-origin without asking).
     NotJson(Option<String>),
+    /// Neither the page's cookie nor `Authorization: Bearer` with the run's token.
+    NoToken,
 }
 
 impl fmt::Display for Refusal {
@@ -50,6 +57,11 @@ impl fmt::Display for Refusal {
             Refusal::NotJson(None) => {
                 write!(f, "refused: a POST must be Content-Type application/json")
             }
+            Refusal::NoToken => write!(
+                f,
+                "refused: no valid token (open the address `panoply serve` printed, \
+                 or send Authorization: Bearer TOKEN)"
+            ),
         }
     }
 }
@@ -70,29 +82,47 @@ pub struct Head<'a> {
 const OWN_NAMES: [&str; 2] = ["127.0.0.1", "localhost"];
 
 /// Admits `request` if it comes from the board's own page or from a local tool.
-pub fn admit_request(request: &Request, port: u16) -> Result<(), Refusal> {
+pub fn admit_request(request: &Parts, port: u16) -> Result<(), Refusal> {
     let head = Head {
-        is_post: *request.method() == Method::Post,
-        host: single_header(request, "Host")?,
-        origin: single_header(request, "Origin")?,
-        content_type: single_header(request, "Content-Type")?,
+        is_post: request.method == Method::POST,
+        host: single_header(&request.headers, "Host")?,
+        origin: single_header(&request.headers, "Origin")?,
+        content_type: single_header(&request.headers, "Content-Type")?,
     };
     admit(&head, port)
 }
 
-/// The value of header `name`, which may be sent once at most: with two `Host` headers the
-/// guard and whatever reads the request next could disagree on which counts.
-fn single_header<'a>(request: &'a Request, name: &'static str) -> Result<Option<&'a str>, Refusal> {
-    let mut values = request
-        .headers()
-        .iter()
-        .filter(|h| h.field.equiv(name))
-        .map(|h| h.value.as_str());
-    let first = values.next();
-    match values.next() {
-        Some(_) => Err(Refusal::Repeated(name)),
-        None => Ok(first),
+/// Admits `request` if it carries `token`: as the page's cookie for `port`, or as
+/// `Authorization: Bearer`.
+pub fn admit_token(request: &Parts, port: u16, token: &Token) -> Result<(), Refusal> {
+    let values = |name| request.headers.get_all(name).into_iter();
+    let text = |v: &hyper::http::HeaderValue| v.to_str().ok().map(str::to_string);
+    let by_bearer = values("Authorization")
+        .filter_map(text)
+        .any(|v| token.matches_bearer(&v));
+    let by_cookie = values("Cookie")
+        .filter_map(text)
+        .any(|v| token.matches_cookie(&v, port));
+    if by_bearer || by_cookie {
+        Ok(())
+    } else {
+        Err(Refusal::NoToken)
     }
+}
+
+/// The value of header `name`, which may be sent once at most: with two `Host` headers the
+/// guard and whatever reads the request next could disagree on which counts. A value that is
+/// not text counts as a foreign one.
+fn single_header<'a>(
+    headers: &'a HeaderMap,
+    name: &'static str,
+) -> Result<Option<&'a str>, Refusal> {
+    let mut values = headers.get_all(name).into_iter();
+    let first = values.next();
+    if values.next().is_some() {
+        return Err(Refusal::Repeated(name));
+    }
+    Ok(first.map(|v| v.to_str().unwrap_or("\u{fffd}")))
 }
 
 /// Admits a request that comes from the board's own page or from a local tool, for a server
@@ -318,6 +348,7 @@ mod tests {
             Refusal::ForeignOrigin("null".into()),
             Refusal::NotJson(Some("text/plain".into())),
             Refusal::NotJson(None),
+            Refusal::NoToken,
         ] {
             let text = refusal.to_string();
             assert!(

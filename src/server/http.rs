@@ -1,319 +1,236 @@
-//! Routes HTTP requests: the page's files, the JSON API over the table, the event stream and
-//! the game download. Every API answer is JSON; a refused request is a 4xx answer
-//! `{"error": "<one line>"}`. Every request passes the [`guard`] first, the event stream too.
+//! One request from its head to its answer: the body limit, the [`guard`] (the board's own
+//! page or a local tool), the token, then the page's files, the JSON API ([`api`]) or the
+//! event stream. Every API answer is JSON; a refused request is a 4xx answer
+//! `{"error": "<one line>"}` and changes nothing. Every answer carries the headers that keep
+//! it out of other pages' frames.
 
-use super::assets;
-use super::clock::TimeControl;
+use super::api::{self, Answer};
 use super::error::ApiError;
 use super::guard;
-use super::record::game_text;
-use super::table::{Budget, Room, Seat, SeatLevel};
-use super::view::{PlyView, TargetsView};
-use crate::search::multi_player::Method;
-use serde_json::{json, Value};
-use std::io::{Read, Write};
+use super::hub::EventStream;
+use super::limits::MAX_BODY;
+use super::table::Room;
+use super::token::Token;
+use http_body_util::{BodyExt, Either, Full, LengthLimitError, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{self, HeaderValue};
+use hyper::http::request::Parts;
+use hyper::{Method, Request, Response, StatusCode};
+use serde_json::json;
+use std::convert::Infallible;
 use std::sync::Arc;
-use tiny_http::{Method as HttpMethod, Request};
+use tokio::time::Instant;
 
-/// Request bodies are small JSON objects; a position string is at most a few kilobytes.
-const MAX_BODY: u64 = 64 * 1024;
+/// What every answer's body is: a whole text, or the event stream.
+pub type AnswerBody = Either<Full<Bytes>, EventStream>;
 
-/// Answers one request to the server on `port` (on its own thread; the event stream keeps
-/// its thread).
-pub fn handle(room: &Arc<Room>, port: u16, mut request: Request) {
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    let path = path.to_string();
-    let method = request.method().clone();
-    let admitted = guard::admit_request(&request, port);
-    if admitted.is_ok() && method == HttpMethod::Get && path == "/api/events" {
-        room.hub.stream(request.into_writer());
-        return;
-    }
-    let answer = match (admitted, &method) {
-        (Err(refusal), _) => Err(refusal.into()),
-        (Ok(()), HttpMethod::Get) => get(room, &path, query),
-        (Ok(()), HttpMethod::Post) => {
-            read_body(&mut request).and_then(|body| post(room, &path, &body))
-        }
-        (Ok(()), _) => Err(ApiError::NotFound(path.clone())),
+/// What the server serves and to whom.
+pub struct Board {
+    pub room: Arc<Room>,
+    pub port: u16,
+    pub token: Token,
+}
+
+/// Answers one request; `deadline` is when the whole request must have arrived.
+pub async fn handle(
+    board: Arc<Board>,
+    request: Request<Incoming>,
+    deadline: Instant,
+) -> Result<Response<AnswerBody>, Infallible> {
+    let (parts, body) = request.into_parts();
+    let path = parts.uri.path().to_string();
+    let answer = match admit(&board, &parts) {
+        Err(e) => Err(e),
+        Ok(Some(redirect)) => return Ok(redirect),
+        Ok(None) => route(&board, &parts, body, deadline).await,
     };
-    let (status, content_type, body, download) = match answer {
-        Ok(Answer::Json(v)) => (200, "application/json", v.to_string(), None),
-        Ok(Answer::File(content_type, body)) => (200, content_type, body.to_string(), None),
-        Ok(Answer::Download(name, body)) => (200, "application/x-chess-pgn", body, Some(name)),
+    Ok(match answer {
+        Ok(Answered::Stream(stream)) => event_stream(stream),
+        Ok(Answered::Whole(answer)) => whole(answer),
         Err(e) => {
-            log::info!("{method} {path}: {e}");
-            let body = json!({ "error": e.to_string() }).to_string();
-            (e.status(), "application/json", body, None)
+            log::info!("{} {path}: {e}", parts.method);
+            refusal(&e)
         }
-    };
-    if let Err(e) = respond(request, status, content_type, &body, download.as_deref()) {
-        log::debug!("{path}: the page went away: {e}");
+    })
+}
+
+/// Whether the request may go on: not too large, from the board's own page or a local tool,
+/// with the token. The printed address's `?token=` is answered here, by a redirect that sets
+/// the page's cookie.
+fn admit(board: &Board, parts: &Parts) -> Result<Option<Response<AnswerBody>>, ApiError> {
+    // Before anything is read: a declared body over the limit is refused unread.
+    if declared_length(parts).is_some_and(|n| n > MAX_BODY as u64) {
+        return Err(ApiError::TooLarge);
     }
-}
-
-/// Writes the response and closes the connection. tiny_http serves each connection on a
-/// thread of a pool whose growth can lag behind a browser opening six connections at once;
-/// a kept-alive idle connection then holds a thread and a new one waits for it (the page
-/// hung on loading a module). Closing after every answer frees the thread at once. tiny_http
-/// does not let a `Response` set `Connection`, hence the head written here.
-fn respond(
-    request: Request,
-    status: u16,
-    content_type: &str,
-    body: &str,
-    download: Option<&str>,
-) -> std::io::Result<()> {
-    let reason = match status {
-        200 => "OK",
-        400 => "Bad Request",
-        403 => "Forbidden",
-        404 => "Not Found",
-        409 => "Conflict",
-        422 => "Unprocessable Entity",
-        _ => "Error",
-    };
-    let attachment = download
-        .map(|name| format!("Content-Disposition: attachment; filename=\"{name}\"\r\n"))
-        .unwrap_or_default();
-    let mut out = request.into_writer();
-    write!(
-        out,
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\n\
-         Content-Length: {}\r\nCache-Control: no-store\r\n{attachment}Connection: close\r\n\r\n",
-        body.len()
-    )?;
-    out.write_all(body.as_bytes())?;
-    out.flush()
-}
-
-enum Answer {
-    Json(Value),
-    File(&'static str, &'static str),
-    Download(String, String),
-}
-
-fn get(room: &Arc<Room>, path: &str, query: &str) -> Result<Answer, ApiError> {
-    if let Some((content_type, body)) = assets::file(path) {
-        return Ok(Answer::File(content_type, body));
-    }
-    let param = |name: &str| query_param(query, name);
-    Ok(Answer::Json(match path {
-        "/api/state" => room.state(),
-        "/api/variants" => json!(crate::games::names()),
-        "/api/view" => {
-            let ply = param("ply")
-                .and_then(|p| p.parse::<usize>().ok())
-                .ok_or_else(|| ApiError::BadRequest("expected ?ply=N".into()))?;
-            room.visit(PlyView { ply })
-                .ok_or(ApiError::NoSuchPly(ply))?
-        }
-        "/api/targets" => {
-            let from =
-                param("from").ok_or_else(|| ApiError::BadRequest("expected ?from=CELL".into()))?;
-            room.visit(TargetsView { from: from.clone() })
-                .ok_or_else(|| {
-                    ApiError::BadRequest(format!("'{from}' is not a cell of this board"))
-                })?
-        }
-        "/api/game.pgn" => {
-            let name = format!(
-                "panoply-{}.pgn",
-                room.state()["variant"].as_str().unwrap_or("game")
-            );
-            return Ok(Answer::Download(name, game_text(room)));
-        }
-        _ => return Err(ApiError::NotFound(path.to_string())),
-    }))
-}
-
-fn post(room: &Arc<Room>, path: &str, body: &Value) -> Result<Answer, ApiError> {
-    let text = |name: &str| -> Result<Option<&str>, ApiError> {
-        match &body[name] {
-            Value::Null => Ok(None),
-            Value::String(s) => Ok(Some(s.as_str())),
-            _ => Err(ApiError::BadRequest(format!("'{name}' must be a string"))),
-        }
-    };
-    let state = match path {
-        "/api/move" => {
-            let mv = text("move")?
-                .ok_or_else(|| ApiError::BadRequest("expected {\"move\": \"e2e4\"}".into()))?;
-            room.play(mv, seat(body)?)?
-        }
-        "/api/new" => {
-            let clock = match &body["clock"] {
-                Value::Null => None,
-                c => Some(TimeControl::from_json(c).map_err(ApiError::BadRequest)?),
-            };
-            room.new_game(text("variant")?, text("position")?, clock)?
-        }
-        "/api/undo" => room.undo()?,
-        "/api/seats" => {
-            let (seats, levels) = (seats(body)?, levels(body)?);
-            if seats.is_none() && levels.is_none() {
-                return Err(ApiError::BadRequest(
-                    "expected {\"seats\": [...]} and/or {\"levels\": [...]}".into(),
-                ));
+    guard::admit_request(parts, board.port)?;
+    let query = parts.uri.query().unwrap_or("");
+    if parts.method == Method::GET {
+        if let Some(given) = api::query_param(query, "token") {
+            if !board.token.matches(&given) {
+                return Err(guard::Refusal::NoToken.into());
             }
-            room.set_seats(seats, levels)?
+            return Ok(Some(sign_in(board, parts.uri.path(), query)));
         }
-        "/api/engine" => {
-            let method = text("method")?
-                .map(|m| {
-                    Method::from_name(m).ok_or_else(|| {
-                        ApiError::BadRequest(format!(
-                            "unknown search method '{m}' (paranoid or brs)"
-                        ))
-                    })
-                })
-                .transpose()?;
-            let budget = budget(body)?;
-            let multi_pv = number(body, "multipv")?.map(|n| n as usize);
-            let analysis = match &body["analysis"] {
-                Value::Null => None,
-                Value::Bool(b) => Some(*b),
-                _ => {
-                    return Err(ApiError::BadRequest(
-                        "'analysis' must be true or false".into(),
-                    ))
-                }
-            };
-            room.configure(budget, multi_pv, method, analysis)?
+    }
+    guard::admit_token(parts, board.port, &board.token)?;
+    Ok(None)
+}
+
+/// The `Content-Length` the client declared, if any (an unreadable one is refused by the HTTP
+/// parser before the request gets here).
+fn declared_length(parts: &Parts) -> Option<u64> {
+    parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok())
+}
+
+enum Answered {
+    Whole(Answer),
+    Stream(EventStream),
+}
+
+async fn route(
+    board: &Board,
+    parts: &Parts,
+    body: Incoming,
+    deadline: Instant,
+) -> Result<Answered, ApiError> {
+    let path = parts.uri.path().to_string();
+    let query = parts.uri.query().unwrap_or("").to_string();
+    let room = Arc::clone(&board.room);
+    let answer = match parts.method {
+        Method::GET if path == "/api/events" => return Ok(Answered::Stream(room.hub.stream())),
+        Method::GET => blocking(move || api::get(&room, &path, &query)).await,
+        Method::POST => {
+            let body = read_body(body, deadline).await?;
+            blocking(move || api::post(&room, &path, &body)).await
         }
-        "/api/stop" => room.stop(body["play"] == json!(true)),
-        "/api/resume" => room.resume(),
-        _ => return Err(ApiError::NotFound(path.to_string())),
+        _ => Err(ApiError::NotFound(path)),
     };
-    Ok(Answer::Json(state))
+    answer.map(Answered::Whole)
 }
 
-fn read_body(request: &mut Request) -> Result<Value, ApiError> {
-    let mut text = String::new();
-    request
-        .as_reader()
-        .take(MAX_BODY)
-        .read_to_string(&mut text)
-        .map_err(|e| ApiError::BadRequest(format!("unreadable body: {e}")))?;
-    if text.trim().is_empty() {
-        return Ok(json!({}));
-    }
-    match serde_json::from_str::<Value>(&text) {
-        Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(_) => Err(ApiError::BadRequest(
-            "the body must be a JSON object".into(),
-        )),
-        Err(e) => Err(ApiError::BadRequest(format!("the body is not JSON: {e}"))),
-    }
+/// Runs a call on the table on a thread that may wait (for the game's lock, for the disk),
+/// so that the server's own thread keeps answering.
+async fn blocking(
+    call: impl FnOnce() -> Result<Answer, ApiError> + Send + 'static,
+) -> Result<Answer, ApiError> {
+    tokio::task::spawn_blocking(call).await.unwrap_or_else(|e| {
+        let why = e.to_string();
+        Err(ApiError::Internal(
+            why.lines().next().unwrap_or("").to_string(),
+        ))
+    })
 }
 
-fn number(body: &Value, name: &str) -> Result<Option<u64>, ApiError> {
-    match &body[name] {
-        Value::Null => Ok(None),
-        v => v
-            .as_u64()
-            .map(Some)
-            .ok_or_else(|| ApiError::BadRequest(format!("'{name}' must be a whole number"))),
-    }
+/// The body, at most [`MAX_BODY`] bytes (a chunked body that grows past it is cut off), all
+/// arrived by `deadline`.
+async fn read_body(body: Incoming, deadline: Instant) -> Result<serde_json::Value, ApiError> {
+    let collected = tokio::time::timeout_at(deadline, Limited::new(body, MAX_BODY).collect())
+        .await
+        .map_err(|_| ApiError::Timeout)?;
+    let bytes = match collected {
+        Ok(c) => c.to_bytes(),
+        Err(e) if e.is::<LengthLimitError>() => return Err(ApiError::TooLarge),
+        Err(e) => return Err(ApiError::BadRequest(format!("unreadable body: {e}"))),
+    };
+    api::parse_body(&bytes)
 }
 
-fn seat(body: &Value) -> Result<Option<usize>, ApiError> {
-    Ok(number(body, "seat")?.map(|n| n as usize))
-}
-
-/// `{"seats": ["human", "engine", ...]}`, if given.
-fn seats(body: &Value) -> Result<Option<Vec<Seat>>, ApiError> {
-    if body["seats"].is_null() {
-        return Ok(None);
-    }
-    let bad =
-        || ApiError::BadRequest("expected {\"seats\": [\"human\" or \"engine\", ...]}".into());
-    body["seats"]
-        .as_array()
-        .ok_or_else(bad)?
-        .iter()
-        .map(|s| s.as_str().and_then(Seat::from_name).ok_or_else(bad))
-        .collect::<Result<_, _>>()
-        .map(Some)
-}
-
-/// `{"levels": [20, 5, ...]}`, one per seat, if given.
-fn levels(body: &Value) -> Result<Option<Vec<SeatLevel>>, ApiError> {
-    if body["levels"].is_null() {
-        return Ok(None);
-    }
-    let list = body["levels"].as_array().ok_or_else(|| {
-        ApiError::BadRequest("'levels' must be a list with a level per seat".into())
-    })?;
-    list.iter()
-        .map(|n| {
-            n.as_u64().and_then(SeatLevel::new).ok_or_else(|| {
-                ApiError::BadRequest(format!(
-                    "level {n} is not a whole number from 0 (weakest) to {} (full strength)",
-                    SeatLevel::FULL.number()
-                ))
-            })
-        })
-        .collect::<Result<_, _>>()
-        .map(Some)
-}
-
-/// A new budget per engine move when any of `nodes`, `movetime` (ms), `depth` is given.
-fn budget(body: &Value) -> Result<Option<Budget>, ApiError> {
-    let nodes = number(body, "nodes")?;
-    let movetime_ms = number(body, "movetime")?;
-    let depth = number(body, "depth")?.map(|d| d.clamp(1, 64) as u32);
-    Ok(
-        (nodes.is_some() || movetime_ms.is_some() || depth.is_some()).then_some(Budget {
-            nodes,
-            movetime_ms,
-            depth,
-        }),
-    )
-}
-
-/// One `name=value` of a query string, percent-decoded.
-fn query_param(query: &str, name: &str) -> Option<String> {
-    query
+/// The answer to the printed address `/?token=T`: the token as the page's cookie, and the
+/// same page without the token in its address (so it is neither bookmarked nor shown).
+fn sign_in(board: &Board, path: &str, query: &str) -> Response<AnswerBody> {
+    let rest: Vec<&str> = query
         .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| percent_decode(v))
+        .filter(|pair| !pair.is_empty() && pair.split('=').next() != Some("token"))
+        .collect();
+    let location = if rest.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{}", rest.join("&"))
+    };
+    let mut response = answer(StatusCode::SEE_OTHER, "text/plain; charset=utf-8", "");
+    let headers = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&location) {
+        headers.insert(header::LOCATION, v);
+    }
+    if let Ok(v) = HeaderValue::from_str(&board.token.set_cookie(board.port)) {
+        headers.insert(header::SET_COOKIE, v);
+    }
+    response
 }
 
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match b[i] {
-            b'%' if i + 2 < b.len() => match (hex(b[i + 1]), hex(b[i + 2])) {
-                (Some(h), Some(l)) => {
-                    out.push((h * 16 + l) as u8);
-                    i += 3;
-                    continue;
-                }
-                _ => out.push(b'%'),
-            },
-            b'+' => out.push(b' '),
-            c => out.push(c),
+fn whole(answer: Answer) -> Response<AnswerBody> {
+    match answer {
+        Answer::Json(v) => self::answer(StatusCode::OK, "application/json", v.to_string()),
+        Answer::File(content_type, body) => self::answer(StatusCode::OK, content_type, body),
+        Answer::Download(name, body) => {
+            let mut r = self::answer(StatusCode::OK, "application/x-chess-pgn", body);
+            let disposition = format!("attachment; filename=\"{name}\"");
+            if let Ok(v) = HeaderValue::from_str(&disposition) {
+                r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+            }
+            r
         }
-        i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn query_parameters_are_decoded() {
-        assert_eq!(query_param("ply=3&from=e2", "from").as_deref(), Some("e2"));
-        assert_eq!(query_param("from=w%64%32", "from").as_deref(), Some("wd2"));
-        assert_eq!(query_param("from=%", "from").as_deref(), Some("%"));
-        assert_eq!(query_param("a=1", "from"), None);
+fn refusal(e: &ApiError) -> Response<AnswerBody> {
+    let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_REQUEST);
+    let body = json!({ "error": e.to_string() }).to_string();
+    let mut r = answer(status, "application/json", body);
+    if matches!(e, ApiError::TooLarge | ApiError::Timeout) {
+        // The rest of the body is never read: the connection cannot carry another request.
+        r.headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
     }
+    r
+}
+
+fn event_stream(stream: EventStream) -> Response<AnswerBody> {
+    let mut r = Response::new(Either::Right(stream));
+    let headers = r.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    protect(headers);
+    r
+}
+
+/// A whole answer of `content_type`, never cached (the game changes under it).
+fn answer(
+    status: StatusCode,
+    content_type: &'static str,
+    body: impl Into<Bytes>,
+) -> Response<AnswerBody> {
+    let mut r = Response::new(Either::Left(Full::new(body.into())));
+    *r.status_mut() = status;
+    let headers = r.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    protect(headers);
+    r
+}
+
+/// The headers of every answer: no page may show the board in a frame (where it could be
+/// clicked through unseen), no answer is read as another type than it says, and the address
+/// (which may hold the token) is never sent on as a referrer.
+pub fn protect(headers: &mut hyper::HeaderMap) {
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("frame-ancestors 'none'"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
 }

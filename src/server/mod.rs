@@ -1,33 +1,45 @@
-//! `panoply serve`: a board in the browser for every game. A small HTTP server (tiny_http,
-//! one ordinary thread per request) serves a static page and a JSON API over one shared
-//! game ([`table`]), and pushes engine thinking to the page as Server-Sent Events ([`hub`]).
+//! `panoply serve`: a board in the browser for every game. A small HTTP server (hyper on a
+//! single-threaded tokio runtime, with limits against hostile clients: [`listen`]) serves a
+//! static page and a JSON API over one shared game ([`table`]) to whoever holds the run's
+//! [`token`], and pushes engine thinking to the page as Server-Sent Events ([`hub`]).
 //! Rules, move strings and notation all come from the session and game code the protocols
 //! use; this folder only translates. The game is kept on disk as it goes ([`saved`]), so
 //! that the next start continues it.
 
+mod api;
 mod assets;
 pub mod clock;
 pub mod error;
 mod guard;
 mod http;
 mod hub;
+mod limits;
+mod listen;
 mod record;
 pub mod saved;
 mod settings;
 pub mod table;
+pub mod token;
 mod view;
 
 use std::fmt;
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::Arc;
 use table::Room;
+use token::{Token, TokenError};
 
 /// Why the server could not start.
 #[derive(Debug)]
 pub enum ServeError {
     Variant(error::ApiError),
-    Bind { addr: SocketAddr, why: String },
+    Bind {
+        addr: SocketAddr,
+        why: String,
+    },
+    Token(TokenError),
+    /// The server's runtime could not start.
+    Runtime(String),
 }
 
 impl fmt::Display for ServeError {
@@ -35,6 +47,8 @@ impl fmt::Display for ServeError {
         match self {
             ServeError::Variant(e) => write!(f, "{e}"),
             ServeError::Bind { addr, why } => write!(f, "cannot listen on {addr}: {why}"),
+            ServeError::Token(e) => write!(f, "{e}"),
+            ServeError::Runtime(why) => write!(f, "cannot run the server: {why}"),
         }
     }
 }
@@ -80,9 +94,10 @@ pub struct Keep {
 }
 
 pub struct Server {
-    http: tiny_http::Server,
+    listener: TcpListener,
     room: Arc<Room>,
     addr: SocketAddr,
+    token: Token,
 }
 
 impl Server {
@@ -95,51 +110,80 @@ impl Server {
     /// As [`Server::bind`], and with `keep` the game is kept on disk in a file of this port:
     /// a kept game is continued (unless `fresh`) instead of a new game of `variant`. Disk
     /// trouble never stops the server: it is reported on stderr in one line and the game
-    /// stays in memory; a kept game that cannot be continued is set aside as `.bad`.
+    /// stays in memory; a kept game that cannot be continued is set aside as `.bad.N`. The
+    /// server has a new random token ([`Server::with_token`] sets one).
     pub fn open(port: u16, variant: &str, keep: Option<Keep>) -> Result<Server, ServeError> {
         let room = Room::new(variant).map_err(ServeError::Variant)?;
+        let token = Token::generate().map_err(ServeError::Token)?;
         let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
         // Listen first: a server that cannot have the port must not touch the file of the
         // server that has it.
-        let http = tiny_http::Server::http(addr).map_err(|e| ServeError::Bind {
+        let listener = TcpListener::bind(addr).map_err(|e| ServeError::Bind {
             addr,
             why: e.to_string(),
         })?;
-        let addr = http.server_addr().to_ip().unwrap_or(addr);
-        let Some(keep) = keep else {
-            return Ok(Server { http, room, addr });
+        let addr = listener.local_addr().unwrap_or(addr);
+        let room = match keep {
+            Some(keep) => kept_room(room, keep, addr.port()),
+            None => room,
         };
-        let store = keep
-            .dir
-            .map_or_else(saved::default_dir, Ok)
-            .and_then(|dir| saved::Store::in_dir(&dir, addr.port()));
-        let store = match store {
-            Ok(s) => s,
-            Err(e) => {
-                warn(&e);
-                return Ok(Server { http, room, addr });
-            }
-        };
-        let room = if keep.fresh {
-            room
-        } else {
-            continued(&store).unwrap_or(room)
-        };
-        room.keep(Some(store));
-        Ok(Server { http, room, addr })
+        Ok(Server {
+            listener,
+            room,
+            addr,
+            token,
+        })
+    }
+
+    /// The server with `token` instead of its random one (`--token`).
+    pub fn with_token(self, token: Token) -> Server {
+        Server { token, ..self }
     }
 
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
 
-    /// Serves requests until the process ends, each on a thread of its own. Only requests
-    /// from the board's own page or local tools are answered ([`guard`]).
-    pub fn run(self) {
-        let port = self.addr.port();
-        for request in self.http.incoming_requests() {
-            let room = Arc::clone(&self.room);
-            std::thread::spawn(move || http::handle(&room, port, request));
-        }
+    pub fn token(&self) -> &Token {
+        &self.token
     }
+
+    /// The address to open in a browser: the page signs in with the token and forgets it.
+    pub fn address(&self) -> String {
+        format!("http://{}/?token={}", self.addr, self.token.as_str())
+    }
+
+    /// Serves requests until the process ends. Only requests from the board's own page or
+    /// local tools, with the token, are answered ([`guard`]).
+    pub fn run(self) -> Result<(), ServeError> {
+        let board = http::Board {
+            room: self.room,
+            port: self.addr.port(),
+            token: self.token,
+        };
+        listen::serve(self.listener, board).map_err(|e| ServeError::Runtime(e.to_string()))
+    }
+}
+
+/// The room of a server that keeps its game in a file of `port`: the kept game, if there is
+/// one to continue, else `room`; either way kept from now on.
+fn kept_room(room: Arc<Room>, keep: Keep, port: u16) -> Arc<Room> {
+    let store = keep
+        .dir
+        .map_or_else(saved::default_dir, Ok)
+        .and_then(|dir| saved::Store::in_dir(&dir, port));
+    let store = match store {
+        Ok(s) => s,
+        Err(e) => {
+            warn(&e);
+            return room;
+        }
+    };
+    let room = if keep.fresh {
+        room
+    } else {
+        continued(&store).unwrap_or(room)
+    };
+    room.keep(Some(store));
+    room
 }

@@ -2,7 +2,8 @@
 //! continue it (variant, start position, moves, seats and their levels, engine settings) to one JSON file per
 //! port, so that Ctrl-C, a crash or a closed terminal does not lose the game. The file is
 //! written beside itself and renamed over the old one, so a crash mid-write leaves the
-//! previous file whole. A timed game keeps its time control and each side's time at the
+//! previous file whole. The game is the user's own: the directory is made 0700 and the files
+//! 0600, and the temporary file is a new one of a random name, never a link someone left. A timed game keeps its time control and each side's time at the
 //! last write, so that each side resumes with the time it had.
 
 use super::clock::TimeControl;
@@ -15,6 +16,8 @@ use serde_json::{json, Value};
 use std::fmt;
 use std::fs;
 use std::io::Write;
+#[cfg(unix)]
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// The format written now; a file of a newer one is refused rather than half understood.
@@ -117,9 +120,14 @@ pub struct Store {
 }
 
 impl Store {
-    /// The file of the server on `port` in `dir`, which is created if missing.
+    /// The file of the server on `port` in `dir`, which is created if missing (readable by
+    /// the user only; an existing directory is left as it is).
     pub fn in_dir(dir: &Path, port: u16) -> Result<Store, SaveError> {
-        fs::create_dir_all(dir).map_err(|e| SaveError::CreateDir {
+        let mut builder = fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        builder.mode(0o700);
+        builder.create(dir).map_err(|e| SaveError::CreateDir {
             dir: dir.to_path_buf(),
             why: e.to_string(),
         })?;
@@ -150,28 +158,58 @@ impl Store {
         })
     }
 
-    /// Writes the game to `<file>.tmp` and renames it over the file: rename is atomic on
-    /// POSIX, so a reader (or the next start after a crash) sees the old game or the new one.
+    /// Writes the game to a new temporary file beside the file and renames it over the file:
+    /// rename is atomic on POSIX, so a reader (or the next start after a crash) sees the old
+    /// game or the new one.
     pub fn save(&self, game: &SavedGame) -> Result<(), SaveError> {
-        let mut tmp = self.path.clone().into_os_string();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
         let text = format!("{:#}\n", to_json(game));
-        let written = fs::File::create(&tmp)
-            .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_data()))
-            .and_then(|()| fs::rename(&tmp, &self.path));
-        written.map_err(|e| SaveError::Write {
+        let failed = |e: std::io::Error| SaveError::Write {
             path: self.path.clone(),
             why: e.to_string(),
-        })
+        };
+        let (tmp, mut file) = self.create_temporary().map_err(failed)?;
+        let written = file
+            .write_all(text.as_bytes())
+            .and_then(|()| file.sync_data())
+            .and_then(|()| fs::rename(&tmp, &self.path));
+        if written.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        written.map_err(failed)
     }
 
-    /// Moves a file that could not be continued to `<file>.bad`, for the user to look at,
-    /// so that the next start does not stumble on it again. Returns where it went.
+    /// A new file `<file>.<random>.tmp`, 0600. `create_new` fails on anything already there,
+    /// a symbolic link included, so a link planted under the name cannot send the write
+    /// elsewhere; the random name keeps anyone from planting one in advance.
+    fn create_temporary(&self) -> std::io::Result<(PathBuf, fs::File)> {
+        let random =
+            super::token::random_bytes::<8>().map_err(|e| std::io::Error::other(e.to_string()))?;
+        let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
+        let tmp = self.beside(&format!(".{hex}.tmp"));
+        let mut options = fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        options.mode(0o600);
+        let file = options.open(&tmp)?;
+        Ok((tmp, file))
+    }
+
+    /// The file's path with `suffix` added.
+    fn beside(&self, suffix: &str) -> PathBuf {
+        let mut name = self.path.clone().into_os_string();
+        name.push(suffix);
+        PathBuf::from(name)
+    }
+
+    /// Moves a file that could not be continued to `<file>.bad.N` (the first N not taken:
+    /// every damaged file is kept), for the user to look at, so that the next start does not
+    /// stumble on it again. Returns where it went.
     pub fn set_aside(&self) -> Result<PathBuf, SaveError> {
-        let mut bad = self.path.clone().into_os_string();
-        bad.push(".bad");
-        let bad = PathBuf::from(bad);
+        let taken = |p: &Path| fs::symlink_metadata(p).is_ok();
+        let bad = (1u32..)
+            .map(|n| self.beside(&format!(".bad.{n}")))
+            .find(|p| !taken(p))
+            .expect("some number is free");
         fs::rename(&self.path, &bad).map_err(|e| SaveError::Write {
             path: bad.clone(),
             why: e.to_string(),
@@ -369,11 +407,45 @@ mod tests {
         g.moves.push("g1f3".into());
         store.save(&g).unwrap();
         assert_eq!(store.load().unwrap(), Some(g));
-        assert!(!dir.join("serve-8123.json.tmp").exists());
-        fs::write(store.path(), "not json").unwrap();
-        assert!(matches!(store.load(), Err(SaveError::Parse { .. })));
-        assert_eq!(store.set_aside().unwrap(), dir.join("serve-8123.json.bad"));
-        assert_eq!(store.load().unwrap(), None);
+        let names = || {
+            let mut v: Vec<String> = fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(), ["serve-8123.json"], "no temporary file is left");
+        for n in 1..=2 {
+            fs::write(store.path(), format!("not json {n}")).unwrap();
+            assert!(matches!(store.load(), Err(SaveError::Parse { .. })));
+            let bad = dir.join(format!("serve-8123.json.bad.{n}"));
+            assert_eq!(store.set_aside().unwrap(), bad);
+            assert_eq!(fs::read_to_string(&bad).unwrap(), format!("not json {n}"));
+            assert_eq!(store.load().unwrap(), None);
+        }
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_the_user_can_read_the_game_and_links_are_not_followed() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir()
+            .join(format!("panoply-saved-modes-{}", std::process::id()))
+            .join("panoply");
+        let _ = fs::remove_dir_all(dir.parent().unwrap());
+        let store = Store::in_dir(&dir, 8124).unwrap();
+        // The old fixed name, planted as a link to a file of someone else's.
+        let victim = dir.parent().unwrap().join("victim");
+        fs::write(&victim, "untouched").unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join("serve-8124.json.tmp")).unwrap();
+        store.save(&game()).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(store.path()), 0o600);
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "untouched");
+        assert_eq!(store.load().unwrap(), Some(game()));
+        let _ = fs::remove_dir_all(dir.parent().unwrap());
     }
 }

@@ -6,6 +6,11 @@ use crate::search::strength::{Level, MAX_LEVEL};
 use crate::search::Limits;
 use std::time::Duration;
 
+/// The longest time the page may give the engine for one move: 10 minutes.
+pub const MAX_MOVETIME_MS: u64 = 10 * 60 * 1000;
+/// The most nodes the page may give the engine for one move.
+pub const MAX_NODES: u64 = 1_000_000_000;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seat {
     Human,

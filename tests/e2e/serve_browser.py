@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 """`panoply serve` in a real headless Chromium (Debian's, driven by Playwright): real clicks
 and drags on the page, assertions on what the page shows, screenshots under
-tests/e2e/results/. Usage: serve_browser.py BASE_URL RESULTS_DIR. Each scenario prints one
-line; the exit code is 1 when any fails."""
+tests/e2e/results/. Usage: serve_browser.py ADDRESS RESULTS_DIR GAME_FILE, where ADDRESS is the
+one `panoply serve` printed (with its token) and GAME_FILE the file it keeps the game in. Each
+scenario prints one line; the exit code is 1 when any fails."""
 
+import http.server
 import re
 import sys
 import tempfile
+import threading
 import time
 import traceback
+from pathlib import Path
 
 from playwright.sync_api import sync_playwright, expect
 
-BASE, RESULTS = sys.argv[1], sys.argv[2]
+ADDRESS, RESULTS, GAME_FILE = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+BASE = ADDRESS.split("/?")[0]
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 
@@ -21,6 +26,9 @@ def open_game(page, variant, seats=None, budget=None):
     """Loads the page on `variant`, starts a new game, sets who plays each seat."""
     page.goto(f"{BASE}/?variant={variant}")
     page.wait_for_selector("body[data-ready='1']")
+    # A game with moves is on: the address only offers the new game.
+    if page.locator("#offer").is_visible():
+        page.click("#offer-new")
     expect(page.locator("#variant")).to_have_value(variant)
     if budget:
         page.select_option("#budget", label=budget)
@@ -364,6 +372,64 @@ def aof5_rotation(page):
     return f"AoF5: four views ({', '.join(sorted(views))}), each army's pieces at the bottom"
 
 
+FOREIGN_PAGE = """<!doctype html><title>another site</title>
+<iframe id="frame" src="{board}/?variant=shatranj" width="600" height="400"></iframe>
+<button id="open" onclick="window.open('{board}/?variant=shatranj')">open</button>"""
+
+
+def foreign_page_server():
+    """A page of another site on another local port: it frames the board's address with
+    another variant and opens it in a new window."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = FOREIGN_PAGE.format(board=BASE).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def another_page_cannot_replace_the_game(page):
+    open_game(page, "chess", seats=["human", "human"])
+    click_move(page, "e2", "e4")
+    expect(page.locator("#moves .ply")).to_have_count(1)
+    kept = GAME_FILE.read_text()
+    server = foreign_page_server()
+    foreign = page.context.new_page()
+    try:
+        foreign.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+        with foreign.expect_popup() as opened:
+            foreign.click("#open")
+        popup = opened.value
+        popup.wait_for_selector("body[data-ready='1']")
+        # The new window shows the game that is on and only offers the other variant.
+        expect(popup.locator("#offer")).to_be_visible()
+        expect(popup.locator("#offer-variant")).to_have_text("shatranj")
+        expect(popup.locator("#variant")).to_have_value("chess")
+        expect(popup.locator("#moves .ply")).to_have_text(["e2e4"])
+        shot(popup, "address-offers-new-game")
+        # The frame is refused by the browser (frame-ancestors 'none', X-Frame-Options).
+        frame = foreign.frame_locator("#frame")
+        time.sleep(1.5)
+        assert frame.locator("body[data-ready='1']").count() == 0, "the board shown in a frame"
+        popup.close()
+    finally:
+        foreign.close()
+        server.shutdown()
+    state = page.evaluate("fetch('/api/state').then((r) => r.json())")
+    assert (state["variant"], state["ply"]) == ("chess", 1), (state["variant"], state["ply"])
+    assert GAME_FILE.read_text() == kept, "the kept game changed"
+    expect(page.locator("#moves .ply")).to_have_text(["e2e4"])
+    return "another page framing or opening /?variant=shatranj: the game and its file unchanged"
+
+
 def main():
     failures = 0
     with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
@@ -372,12 +438,16 @@ def main():
             viewport={"width": 1500, "height": 950})
         page = browser.new_page()
         page.set_default_timeout(20000)
+        # The printed address signs the browser in (a cookie) and leads to the page.
+        page.goto(ADDRESS)
+        page.wait_for_selector("body[data-ready='1']")
+        assert "token" not in page.url, page.url
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         scenarios = [cwda_game_to_mate, promotion_picker, cyclical_type_change, missionary_drop,
                      aof5_three_engines, aof5_checkmate_announced, analysis,
                      second_tab_shares_the_game, check_shown_and_typed_moves, fairy_legend,
-                     timed_game_on_time, aof5_rotation]
+                     timed_game_on_time, aof5_rotation, another_page_cannot_replace_the_game]
         for scenario in scenarios:
             start = time.time()
             try:

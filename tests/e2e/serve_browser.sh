@@ -38,7 +38,8 @@ LOG=$(mktemp)
 # The game is kept in a folder of this run's own, so no earlier run's game is continued and
 # nothing is left in the user's data directory.
 STATE=$(mktemp -d)
-target/release/panoply serve --port "$PORT" --variant chess --state-dir "$STATE" >"$LOG" 2>&1 &
+TOKEN=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+target/release/panoply serve --port "$PORT" --variant chess --state-dir "$STATE" --token "$TOKEN" >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$LOG" "$STATE"' EXIT
 for _ in $(seq 50); do
@@ -47,4 +48,5 @@ for _ in $(seq 50); do
 done
 grep "open http" "$LOG" >&2
 
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 300 python3 tests/e2e/serve_browser.py "http://127.0.0.1:$PORT" "$RESULTS"
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 300 python3 tests/e2e/serve_browser.py \
+    "http://127.0.0.1:$PORT/?token=$TOKEN" "$RESULTS" "$STATE/serve-$PORT.json"

@@ -437,6 +437,17 @@ async function typedMove(ev) {
   field.focus();
 }
 
+// The banner that offers the address's variant while a game is on; only a click starts it.
+function offerNewGame(variant) {
+  $("offer-variant").textContent = variant;
+  $("offer").hidden = false;
+  $("offer-new").onclick = async () => {
+    $("offer").hidden = true;
+    await act(post("/api/new", { variant }));
+  };
+  $("offer-keep").onclick = () => { $("offer").hidden = true; };
+}
+
 function wireControls() {
   $("variant").addEventListener("change", () => newGame($("variant").value));
   $("new-game").addEventListener("click", () => newGame(state.variant));
@@ -506,10 +517,13 @@ async function start() {
   wireControls();
   const wanted = new URL(location.href).searchParams.get("variant");
   const current = await get("/api/state");
-  if (wanted && wanted !== current.variant) {
+  // An address never ends a game that has moves (any page can open an address, issue 59):
+  // the game is shown and the new one offered. A game without moves has nothing to lose.
+  if (wanted && wanted !== current.variant && current.ply === 0) {
     if (!(await act(post("/api/new", { variant: wanted })))) setState(current);
   } else {
     setState(current);
+    if (wanted && wanted !== current.variant) offerNewGame(wanted);
   }
   listen();
   setInterval(renderClocks, 100);
