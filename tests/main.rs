@@ -42,6 +42,7 @@ mod reliability;
 mod search_swda_cyclical;
 mod selfplay;
 mod serve_api;
+mod shard;
 mod shell;
 mod swda_rules;
 mod time_management;
