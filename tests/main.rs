@@ -19,6 +19,7 @@ mod aof5_search;
 mod aof5_uci;
 mod armies;
 mod cli;
+mod cluster;
 mod cyclical_rules;
 mod datagen;
 mod differential_2d;

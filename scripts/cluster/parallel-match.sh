@@ -21,7 +21,7 @@ out_dir=$(cd "$out_dir" && pwd)
 # writes its shard under the output directory's name there, and the file is returned here.
 rel=$(realpath --relative-to="$repo" "$out_dir")
 args=$(printf '%q ' "$@")
-seq 0 $((shards - 1)) | parallel --sshlogin "${SSHLOGINS:-:}" --workdir "$repo" \
+seq 0 $((shards - 1)) | parallel --will-cite --sshlogin "${SSHLOGINS:-:}" --workdir "$repo" \
     --return "$rel/shard-{}.pgn" --halt now,fail=1 \
     "mkdir -p $rel && rm -f $rel/shard-{}.pgn && $(printf '%q' "$panoply") match $args --shard {}/$shards --pgn $rel/shard-{}.pgn --quiet > $rel/shard-{}.log"
 "$panoply" results "$out_dir"/shard-*.pgn | tee "$out_dir/results.txt"
