@@ -35,6 +35,10 @@ echo "work dir: $work" >&2
 pids=()
 stop_daemons() {
     local pid
+    # Jobs of this cluster still running (a failed or timed-out run) end first.
+    if [ -n "${SLURM_CONF:-}" ] && [ ${#pids[@]} -ge 2 ]; then
+        scancel --quiet --user="$(id -un)" 2>/dev/null && sleep 2 || true
+    fi
     for pid in "${pids[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
