@@ -26,7 +26,7 @@ fn check_manifests(files: &[PathBuf]) -> (bool, String) {
 fn kubernetes_manifests_are_valid_and_their_indexed_job_is_consistent() {
     let (ok, out) = check_manifests(&[]);
     assert!(ok, "{out}");
-    assert_eq!(out, "ok: 2 files, 2 jobs\n");
+    assert_eq!(out, "ok: 3 files, 2 jobs\n");
     // The check can fail: broken YAML, and a shard count that is not the completions.
     let dir = std::env::temp_dir().join(format!("panoply-k8s-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
