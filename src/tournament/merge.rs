@@ -321,11 +321,10 @@ fn replay_by_unit(
     let mut left_out = 0;
     let mut decided = false;
     for unit in 0..units {
-        let mut games = by_unit.remove(&unit).unwrap_or_default();
         if decided {
-            left_out += games.len();
-            continue;
+            break;
         }
+        let mut games = by_unit.remove(&unit).unwrap_or_default();
         games.sort_by_key(|c| c.record.spec.number);
         let refs: Vec<&Checked> = games.iter().collect();
         complete(unit, units, shards, &refs)?;
@@ -338,6 +337,7 @@ fn replay_by_unit(
             counted.push(c.record);
         }
     }
+    left_out += by_unit.values().map(Vec::len).sum::<usize>();
     Ok((counted, left_out))
 }
 

@@ -172,7 +172,9 @@ fn seats(tags: &[(String, String)]) -> Result<(Vec<String>, Vec<String>), String
     let players: usize = tags[at]
         .1
         .parse()
-        .map_err(|_| format!("bad Players tag \"{}\"", tags[at].1))?;
+        .ok()
+        .filter(|p| (2..=8).contains(p))
+        .ok_or_else(|| format!("bad Players tag \"{}\"", tags[at].1))?;
     let seat_tags = tags.get(at + 1..at + 1 + players).unwrap_or_default();
     if seat_tags.len() != players || seat_tags.iter().any(|(n, _)| n == "Result") {
         return Err(format!("Players {players} but fewer seat tags"));
