@@ -12,6 +12,20 @@ fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("panoply-shard-{}-{name}", std::process::id()))
 }
 
+/// Removes this test's files: those whose names `temp` gave with this prefix.
+fn remove_temps(prefix: &str) {
+    let start = temp(prefix)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    for entry in std::fs::read_dir(std::env::temp_dir()).unwrap().flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&start) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// An engine file for this build of Panoply at a strength level (20 is full strength).
 fn panoply_engine(name: &str, level: u32) -> String {
     let p = temp(&format!("{}.engine", name.replace(' ', "_")));
@@ -155,6 +169,7 @@ fn shards_equal_the_single_run(name: &str, args: &[String], shards: usize) {
     assert_eq!(merged.stdout, final_lines(&whole.stdout));
     let again = results(&[&single], &[]);
     assert_eq!(again.stdout, final_lines(&whole.stdout));
+    remove_temps(&format!("{name}-"));
 }
 
 fn strings(args: &[&str]) -> Vec<String> {
@@ -297,6 +312,7 @@ fn timed_shards_play_the_single_runs_openings_colours_and_seatings() {
         .filter(|c| !c.is_empty())
         .collect();
     assert_eq!(rotated.len(), 8);
+    remove_temps("timed-");
 }
 
 #[test]
@@ -344,6 +360,7 @@ fn results_reproduces_a_fixed_node_sprt_of_200_pairs_and_one_that_stopped() {
         "{}",
         other.stdout
     );
+    remove_temps("sprt-");
 }
 
 /// The games of a PGN file as separate texts.
@@ -467,4 +484,5 @@ fn merge_errors_are_one_clear_line() {
         "{}",
         run.stderr
     );
+    remove_temps("err-");
 }
