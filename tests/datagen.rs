@@ -4,7 +4,9 @@
 
 use panoply::datagen::generate::{self, DatagenSettings, Job, Opening};
 use panoply::datagen::reader::{read_records, Truncation};
-use panoply::datagen::record::{tokens, GameResult, PgdRecord, Ply, StoredMove, StoredScore};
+use panoply::datagen::record::{
+    tokens, GameResult, Origin, PgdRecord, Ply, StoredMove, StoredScore,
+};
 use panoply::datagen::{read_positions, DataError, Filter, ReadSummary, TrainingPosition};
 use panoply::game::{AnyTables, Game};
 use panoply::games;
@@ -116,6 +118,12 @@ fn generated_games_read_back_as_played() {
             let mut rng = generate::game_rng(5, 0, i);
             let opening = &job.openings[i as usize % 2];
             generate::play_game(&mut searcher, opening, &job.settings, &mut rng, &mut rec);
+            // The writer adds where the game comes from.
+            rec.origin = Some(Origin {
+                seed: 5,
+                shard: 0,
+                game: i,
+            });
             rec
         })
         .collect();
@@ -156,16 +164,118 @@ fn shards_play_different_games_and_a_rerun_appends_new_ones() {
     let b = temp_file("shard1.pgd");
     generate::run(&small_job(a.clone(), 2, 0), Duration::from_secs(60), |_| {}).unwrap();
     generate::run(&small_job(b.clone(), 2, 1), Duration::from_secs(60), |_| {}).unwrap();
-    let (ra, _) = records(only(&a));
-    let (rb, _) = records(only(&b));
+    // Compared without their origins, which differ anyway.
+    let games = |path: &PathBuf| -> Vec<PgdRecord> {
+        records(only(path)).0.iter().map(game_only).collect()
+    };
+    let (ra, rb) = (games(&a), games(&b));
     assert!(ra.iter().all(|r| !rb.contains(r)));
     let again = generate::run(&small_job(a.clone(), 2, 0), Duration::from_secs(60), |_| {});
     assert_eq!(again.unwrap().resumed_from, 2);
-    let (ra2, _) = records(only(&a));
+    let ra2 = games(&a);
     assert_eq!(ra2.len(), 4);
     assert!(ra2[2..].iter().all(|r| !ra.contains(r)));
     std::fs::remove_file(a).unwrap();
     std::fs::remove_file(b).unwrap();
+}
+
+/// The game of a record without where it comes from.
+fn game_only(r: &PgdRecord) -> PgdRecord {
+    PgdRecord {
+        origin: None,
+        ..r.clone()
+    }
+}
+
+/// `panoply datagen --stats` on the files: (exit code, stdout, stderr).
+fn stats(paths: &[&PathBuf]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_panoply"))
+        .arg("datagen")
+        .arg("--stats")
+        .args(paths)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn records_say_where_they_come_from_and_stats_find_games_played_twice() {
+    let (a, b) = (temp_file("origin0.pgd"), temp_file("origin1.pgd"));
+    generate::run(&small_job(a.clone(), 2, 0), Duration::from_secs(60), |_| {}).unwrap();
+    generate::run(&small_job(b.clone(), 3, 1), Duration::from_secs(60), |_| {}).unwrap();
+    let mut origins: Vec<Origin> = records(only(&b))
+        .0
+        .iter()
+        .map(|r| r.origin.unwrap())
+        .collect();
+    origins.sort();
+    let at = |game| Origin {
+        seed: 5,
+        shard: 1,
+        game,
+    };
+    assert_eq!(origins, vec![at(0), at(1), at(2)]);
+    assert_eq!(std::fs::read(&a).unwrap()[..4], *b"PGD\x02");
+    let sample = PathBuf::from("tests/data/cwda-sample.pgd");
+    let (code, out, err) = stats(&[&a, &b, &sample]);
+    assert_eq!(code, 0, "{err}");
+    let (_, summary) = records(&[a.clone(), b.clone(), sample.clone()]);
+    assert!(
+        out.contains(&format!(
+            "runs: 2 (seed and shard), {} games of format version 1 without an origin\n",
+            summary.games - 5
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("run: seed 5 shard 0: 2 games (game 0 to 1)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("run: seed 5 shard 1: 3 games (game 0 to 2)\n"),
+        "{out}"
+    );
+    assert!(!out.contains("overlap"), "{out}");
+    // The same shard twice: each of its games is reported, and the command fails.
+    let (code, out, err) = stats(&[&a, &b, &a]);
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("run: seed 5 shard 0: 4 games (game 0 to 1)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("overlap: seed 5 shard 0 game 0 is in the files 2 times\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("overlap: seed 5 shard 0 game 1 is in the files 2 times\n"),
+        "{out}"
+    );
+    assert_eq!(
+        err,
+        "panoply: 2 games are in the files more than once: the same --seed and --shard ran twice, or a file was given twice\n"
+    );
+    std::fs::remove_file(a).unwrap();
+    std::fs::remove_file(b).unwrap();
+}
+
+#[test]
+fn version_1_records_read_and_write_the_same_bytes() {
+    let sample = PathBuf::from("tests/data/cwda-sample.pgd");
+    let bytes = std::fs::read(&sample).unwrap();
+    assert_eq!(bytes[3], 1, "the committed sample is of the first version");
+    let (all, summary) = records(only(&sample));
+    assert!(all.iter().all(|r| r.origin.is_none()));
+    let mut again = Vec::new();
+    for r in &all {
+        r.encode(&mut again);
+    }
+    assert_eq!(again, bytes);
+    assert_eq!(summary.bytes, bytes.len() as u64);
 }
 
 /// A CwDA FIDE-FIDE game by hand: each ply's move and score, White won.
@@ -191,6 +301,7 @@ fn hand_game() -> PgdRecord {
         })
         .collect();
     PgdRecord {
+        origin: None,
         variant: t.variant.name.clone(),
         tokens: tokens(&t),
         start,
@@ -317,7 +428,7 @@ fn garbage_is_refused_with_file_and_offset() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{} at byte {}: record format version 7, this build reads version 1",
+            "{} at byte {}: record format version 7, this build reads versions 1 to 2",
             path.display(),
             good.len()
         )

@@ -5,6 +5,7 @@
 use super::{read_text, Failure};
 use clap::Args;
 use panoply::datagen::generate::{self, Adjudication, DatagenSettings, Job, Progress};
+use panoply::datagen::origins::{origins, Origins};
 use panoply::datagen::{read_positions, Filter, ReadSummary};
 use panoply::tournament::openings::Suite;
 use std::path::PathBuf;
@@ -239,5 +240,34 @@ fn print_stats(paths: &[PathBuf]) -> Result<(), Failure> {
             t.bytes
         );
     }
-    Ok(())
+    print_origins(&origins(paths)?)
+}
+
+/// One line per run (seed and shard), one per game found more than once; games found more
+/// than once make the command fail after its report.
+fn print_origins(o: &Origins) -> Result<(), Failure> {
+    println!(
+        "runs: {} (seed and shard), {} games of format version 1 without an origin",
+        o.streams.len(),
+        o.unknown
+    );
+    for s in &o.streams {
+        println!(
+            "run: seed {} shard {}: {} games (game {} to {})",
+            s.seed, s.shard, s.games, s.first, s.last
+        );
+    }
+    for r in o.repeats.iter().take(20) {
+        println!(
+            "overlap: seed {} shard {} game {} is in the files {} times",
+            r.origin.seed, r.origin.shard, r.origin.game, r.times
+        );
+    }
+    if o.repeats.is_empty() {
+        return Ok(());
+    }
+    Err(Failure(format!(
+        "{} games are in the files more than once: the same --seed and --shard ran twice, or a file was given twice",
+        o.repeats.len()
+    )))
 }

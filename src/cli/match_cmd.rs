@@ -8,8 +8,8 @@ use panoply::tournament::book::Book;
 use panoply::tournament::engine_config::{resolve, EngineConfig};
 use panoply::tournament::openings::Suite;
 use panoply::tournament::schedule::Mode;
+use panoply::tournament::shard::Shard;
 use panoply::tournament::sprt::SprtSettings;
-use panoply::tournament::standings::format_table;
 use panoply::tournament::time_control::TimeControl;
 use panoply::tournament::{run_match, unique_names, MatchSettings};
 use std::fmt::Display;
@@ -83,6 +83,11 @@ pub struct MatchArgs {
     /// No progress line on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Play only part K/N of the schedule (K from 0 to N-1): unit u (a game pair, or a
+    /// rotation of seats) goes to shard u mod N. Needs `--pgn`; merge the shards' PGN files
+    /// with `panoply results`, which also runs the `--sprt` test (see docs/cluster.md).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
 }
 
 impl MatchArgs {
@@ -94,6 +99,15 @@ impl MatchArgs {
             .map(SprtSettings::parse)
             .transpose()
             .map_err(|e| Failure(format!("--sprt: {e}")))?;
+        let shard = match &self.shard {
+            Some(text) => Shard::parse(text).map_err(|e| Failure(format!("--shard: {e}")))?,
+            None => Shard::WHOLE,
+        };
+        if shard != Shard::WHOLE && self.pgn.is_none() {
+            return Err(Failure(
+                "--shard needs --pgn: a shard's games are merged from its PGN file".into(),
+            ));
+        }
         let mut engines = self
             .engines
             .iter()
@@ -119,17 +133,15 @@ impl MatchArgs {
             event: self.event,
             progress: !self.quiet,
             verbose: true,
+            shard,
         };
         let report = run_match(&settings)?;
         println!();
-        print!("{}", format_table(&report.table));
-        if let Some(pairs) = &report.pairs {
-            print!("{}", pairs.summary());
-        }
-        if let Some(seats) = &report.seats {
-            print!(
-                "{}",
-                seats.summary(&report.table[0].name, settings.sprt.as_ref())
+        print!("{}", report.summary());
+        if shard != Shard::WHOLE {
+            println!(
+                "Shard {shard}: {} games of the schedule; merge every shard's PGN with `panoply results`",
+                report.games.len()
             );
         }
         Ok(())

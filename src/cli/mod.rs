@@ -11,6 +11,7 @@ mod match_cmd;
 mod openings;
 mod perft;
 mod position;
+mod results;
 mod search;
 mod selfplay;
 mod serve;
@@ -56,6 +57,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Generate training data for the NNUE (self-play records), or summarise data files.
     Datagen(datagen::DatagenArgs),
+    /// The end-of-match report from match PGN files: merges the shards of a sharded match.
+    Results(results::ResultsArgs),
 }
 
 impl Command {
@@ -76,6 +79,7 @@ impl Command {
             Command::Label(args) => args.run(),
             Command::Serve(args) => args.run(),
             Command::Datagen(args) => args.run(),
+            Command::Results(args) => args.run(),
         }
     }
 }

@@ -11,7 +11,7 @@
 //! file numbers its games on from the records already there, so re-running appends new games.
 
 use super::reader::{complete_prefix, DataError};
-use super::record::{tokens, GameResult, PgdRecord, Ply, StoredMove, StoredScore};
+use super::record::{tokens, GameResult, Origin, PgdRecord, Ply, StoredMove, StoredScore};
 use crate::game::{AnyTables, Game, Outcome};
 use crate::movegen::legal_moves;
 use crate::movegen::tables::Tables;
@@ -448,6 +448,11 @@ fn worker(job: &Job, shared: &Shared) -> Result<(), GenError> {
         let opening = &job.openings[(i % job.openings.len() as u64) as usize];
         let mut rng = game_rng(job.seed, job.shard, i);
         let nodes = play_game(&mut searcher, opening, &job.settings, &mut rng, &mut record);
+        record.origin = Some(Origin {
+            seed: job.seed,
+            shard: job.shard,
+            game: i,
+        });
         bytes.clear();
         record.encode(&mut bytes);
         shared

@@ -5,7 +5,9 @@
 //! still read; anything else that is not a record is an error naming the file and offset.
 
 use super::filter::Filter;
-use super::record::{body_length, PgdRecord, RecordError, HEADER_BYTES, MAGIC};
+use super::record::{
+    plausible_header_prefix, read_header, PgdRecord, RecordError, HEADER_BYTES, MAGIC,
+};
 use crate::game::AnyTables;
 use crate::games;
 use crate::movegen::legal_moves;
@@ -223,11 +225,13 @@ pub fn read_records(
                 error,
             };
             if got < HEADER_BYTES {
-                check_prefix(&header[..got]).map_err(record_error)?;
+                if !plausible_header_prefix(&header[..got]) {
+                    return Err(record_error(RecordError::Magic));
+                }
                 summary.truncated.push(truncation(path, offset, got));
                 break;
             }
-            let n = body_length(&header).map_err(record_error)?;
+            let (version, n) = read_header(&header).map_err(record_error)?;
             body.resize(n, 0);
             let got_body = read_full(&mut input, &mut body).map_err(io)?;
             if got_body < n {
@@ -236,7 +240,7 @@ pub fn read_records(
                     .push(truncation(path, offset, HEADER_BYTES + got_body));
                 break;
             }
-            record.decode_body(&body).map_err(record_error)?;
+            record.decode_body(version, &body).map_err(record_error)?;
             summary.games += 1;
             summary.bytes += (HEADER_BYTES + n) as u64;
             each(&at, &record, &mut summary)?;
@@ -261,11 +265,12 @@ pub fn complete_prefix(path: &Path) -> Result<(u64, u64), DataError> {
         if read_full(&mut input, &mut header).map_err(io)? < HEADER_BYTES {
             return Ok((count, offset));
         }
-        let n = body_length(&header).map_err(|error| DataError::Record {
+        let (_, n) = read_header(&header).map_err(|error| DataError::Record {
             file: path.to_path_buf(),
             offset,
             error,
-        })? as u64;
+        })?;
+        let n = n as u64;
         if offset + HEADER_BYTES as u64 + n > size {
             return Ok((count, offset));
         }
@@ -281,17 +286,6 @@ fn truncation(path: &Path, offset: u64, bytes: usize) -> Truncation {
         offset,
         bytes: bytes as u64,
     }
-}
-
-/// A header cut short must still begin like one, or the file is not ours.
-fn check_prefix(prefix: &[u8]) -> Result<(), RecordError> {
-    let mut magic = super::record::MAGIC.to_vec();
-    magic.push(super::record::VERSION);
-    let n = prefix.len().min(magic.len());
-    if prefix[..n] != magic[..n] {
-        return Err(RecordError::Magic);
-    }
-    Ok(())
 }
 
 /// Reads until `buf` is full or the input ends; the bytes read.

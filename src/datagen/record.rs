@@ -1,6 +1,8 @@
 //! The binary record of one self-play game (`.pgd` files): variant, start position, result,
 //! and per ply the move played and the search's score. One record is self-contained, so files
-//! concatenate with `cat`; the byte layout is in `docs/datagen.md`.
+//! concatenate with `cat`; the byte layout is in `docs/datagen.md`. Version 2 adds the
+//! game's origin (seed, shard, game index), so that the files of many machines can be
+//! checked for games played twice; version 1 records (no origin) are still read.
 //!
 //! Moves are stored as from cell, to cell, the core's move kind and a piece reference; the
 //! piece (the promotion choice or dropped kind) is an index into the record's own token
@@ -16,10 +18,15 @@ use crate::piece::Kind;
 use crate::search::Score;
 use std::fmt;
 
-/// Every record starts with these bytes, then [`VERSION`].
+/// Every record starts with these bytes, then its version.
 pub const MAGIC: [u8; 3] = *b"PGD";
-/// The format version this build writes and reads.
-pub const VERSION: u8 = 1;
+/// The format version this build writes for a record with an origin, and the newest it reads.
+pub const VERSION: u8 = 2;
+/// The first version: no origin. Still read, and written for a record without an origin, so
+/// that such a record keeps its bytes.
+pub const VERSION_1: u8 = 1;
+/// Bytes of the origin in a version 2 record.
+const ORIGIN_BYTES: usize = 24;
 /// Magic, version and the body length.
 pub const HEADER_BYTES: usize = 8;
 /// Bytes per ply: a `u32` move and an `i16` score.
@@ -151,9 +158,20 @@ pub struct Ply {
     pub score: StoredScore,
 }
 
+/// Where a generated game comes from: game `game` of the run with this seed and shard, which
+/// alone decide its opening and random plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Origin {
+    pub seed: u64,
+    pub shard: u64,
+    pub game: u64,
+}
+
 /// One game as stored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PgdRecord {
+    /// None in a version 1 record.
+    pub origin: Option<Origin>,
     pub variant: String,
     /// The variant's position-string tokens in the writer's kind order.
     pub tokens: Vec<String>,
@@ -183,7 +201,7 @@ impl fmt::Display for RecordError {
             RecordError::Magic => write!(f, "not a game record (no 'PGD' magic)"),
             RecordError::Version(v) => write!(
                 f,
-                "record format version {v}, this build reads version {VERSION}"
+                "record format version {v}, this build reads versions {VERSION_1} to {VERSION}"
             ),
             RecordError::Length(n) => write!(f, "record length {n} is not plausible"),
             RecordError::Body(why) => write!(f, "damaged record: {why}"),
@@ -197,9 +215,18 @@ impl PgdRecord {
     pub fn encode(&self, out: &mut Vec<u8>) {
         let start = out.len();
         out.extend_from_slice(&MAGIC);
-        out.push(VERSION);
+        out.push(if self.origin.is_some() {
+            VERSION
+        } else {
+            VERSION_1
+        });
         out.extend_from_slice(&[0; 4]);
         out.push(self.result.unwrap_or(GameResult::Unfinished) as u8);
+        if let Some(o) = self.origin {
+            for n in [o.seed, o.shard, o.game] {
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+        }
         put_short(out, self.variant.as_bytes());
         out.push(self.tokens.len() as u8);
         for t in &self.tokens {
@@ -216,14 +243,26 @@ impl PgdRecord {
         out[start + 4..start + 8].copy_from_slice(&body.to_le_bytes());
     }
 
-    /// Reads a record's body (the bytes after the header) into `self`, reusing its buffers.
-    pub fn decode_body(&mut self, body: &[u8]) -> Result<(), RecordError> {
+    /// Reads the body (the bytes after the header) of a record of format `version` into
+    /// `self`, reusing its buffers.
+    pub fn decode_body(&mut self, version: u8, body: &[u8]) -> Result<(), RecordError> {
         let mut r = Cursor { bytes: body, at: 0 };
         let result = r.byte()?;
         self.result = match GameResult::from_byte(result) {
             Some(GameResult::Unfinished) => None,
             Some(res) => Some(res),
             None => return Err(RecordError::Body("unknown result")),
+        };
+        self.origin = if version >= VERSION {
+            let b = r.take(ORIGIN_BYTES)?;
+            let n = |i: usize| u64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().unwrap());
+            Some(Origin {
+                seed: n(0),
+                shard: n(1),
+                game: n(2),
+            })
+        } else {
+            None
         };
         read_text(&mut r, 1, &mut self.variant)?;
         let count = r.byte()? as usize;
@@ -250,19 +289,29 @@ impl PgdRecord {
     }
 }
 
-/// Checks a record header and returns the body length.
-pub fn body_length(header: &[u8; HEADER_BYTES]) -> Result<usize, RecordError> {
+/// Checks a record header and returns the record's version and body length.
+pub fn read_header(header: &[u8; HEADER_BYTES]) -> Result<(u8, usize), RecordError> {
     if header[..3] != MAGIC {
         return Err(RecordError::Magic);
     }
-    if header[3] != VERSION {
-        return Err(RecordError::Version(header[3]));
+    let version = header[3];
+    if !(VERSION_1..=VERSION).contains(&version) {
+        return Err(RecordError::Version(version));
     }
     let n = u32::from_le_bytes(header[4..].try_into().unwrap()) as usize;
     if n > MAX_BODY {
         return Err(RecordError::Length(n));
     }
-    Ok(n)
+    Ok((version, n))
+}
+
+/// Whether `prefix`, a header cut short, still begins like one.
+pub fn plausible_header_prefix(prefix: &[u8]) -> bool {
+    let n = prefix.len().min(MAGIC.len());
+    prefix[..n] == MAGIC[..n]
+        && prefix
+            .get(MAGIC.len())
+            .is_none_or(|v| (VERSION_1..=VERSION).contains(v))
 }
 
 fn put_short(out: &mut Vec<u8>, bytes: &[u8]) {
@@ -316,6 +365,7 @@ mod tests {
     #[test]
     fn a_record_reads_back() {
         let rec = PgdRecord {
+            origin: None,
             variant: "cwda-fide-nutty".into(),
             tokens: vec!["P".into(), "N".into(), "+W".into()],
             start: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
@@ -337,10 +387,38 @@ mod tests {
             bytes.len(),
             HEADER_BYTES + 1 + 16 + 1 + 2 + 2 + 3 + 2 + 27 + 2 + 12
         );
-        let n = body_length(bytes[..8].try_into().unwrap()).unwrap();
+        let (version, n) = read_header(bytes[..8].try_into().unwrap()).unwrap();
+        assert_eq!(version, VERSION_1, "no origin: the first version's bytes");
         let mut back = PgdRecord::default();
-        back.decode_body(&bytes[8..8 + n]).unwrap();
+        back.decode_body(version, &bytes[8..8 + n]).unwrap();
         assert_eq!(back, rec);
+        // With its origin: version 2, 24 bytes more, read back whole.
+        let with_origin = PgdRecord {
+            origin: Some(Origin {
+                seed: 7,
+                shard: 3,
+                game: u64::MAX - 1,
+            }),
+            ..rec.clone()
+        };
+        let mut v2 = Vec::new();
+        with_origin.encode(&mut v2);
+        assert_eq!(v2.len(), bytes.len() + 24);
+        assert_eq!(v2[3], VERSION);
+        let (version, n) = read_header(v2[..8].try_into().unwrap()).unwrap();
+        back.decode_body(version, &v2[8..8 + n]).unwrap();
+        assert_eq!(back, with_origin);
+        // A version 1 body read as version 2 is short of its origin or misread: refused.
+        assert!(back.decode_body(VERSION, &bytes[8..]).is_err());
+        let mut v3 = v2.clone();
+        v3[3] = 3;
+        assert_eq!(
+            read_header(v3[..8].try_into().unwrap()),
+            Err(RecordError::Version(3))
+        );
+        assert!(plausible_header_prefix(b"PGD\x02"));
+        assert!(plausible_header_prefix(b"PG"));
+        assert!(!plausible_header_prefix(b"PGD\x03"));
         let kinds = [Some(Kind(0)), Some(Kind(1)), Some(Kind(2))];
         assert_eq!(
             back.plies[0].mv.to_move(&kinds),

@@ -6,7 +6,9 @@
 //! [`xboard`] (the two protocols), [`board`] (the rules behind an object-safe interface),
 //! [`referee`] (one game), [`time_control`], [`schedule`] (round robin, gauntlet), [`book`]
 //! (opening books), [`pgn`], [`elo`], [`standings`] (the final table), [`progress`] (the live
-//! line), [`book_maker`] (`panoply book`, in process with the search). This file runs the schedule on worker threads.
+//! line), [`book_maker`] (`panoply book`, in process with the search), [`tally`] (the count
+//! game by game and the end report), [`shard`] (`--shard K/N`), [`pgn_reader`] and [`merge`]
+//! (`panoply results`). This file runs the schedule on worker threads.
 
 pub mod adjudication;
 pub mod board;
@@ -16,18 +18,22 @@ pub mod client;
 pub mod connect;
 pub mod elo;
 pub mod engine_config;
+pub mod merge;
 pub mod openings;
 pub mod pairs;
 pub mod pgn;
+pub mod pgn_reader;
 pub mod process;
 pub mod progress;
 pub mod record;
 pub mod referee;
 pub mod schedule;
 pub mod seat_gauntlet;
+pub mod shard;
 pub mod sprt;
 pub mod standings;
 pub mod suite_maker;
+pub mod tally;
 pub mod time_control;
 pub mod uci;
 pub mod xboard;
@@ -38,18 +44,20 @@ use crate::random::XorShiftStar;
 use board::new_board;
 use book::Book;
 use engine_config::EngineConfig;
-use pgn::{write_game, PgnContext};
+use pgn::{write_game_tagged, PgnContext};
 use progress::Progress;
 use record::{GameRecord, GameSpec};
 use referee::{play_game, RefereeSettings};
 use schedule::{candidate_alone, schedule, Mode};
 use seat_gauntlet::SeatTracker;
-use standings::{standings, EngineStanding};
+use shard::Shard;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
+pub use tally::MatchReport;
+use tally::Tally;
 use time_control::TimeControl;
 
 pub struct MatchSettings {
@@ -78,15 +86,8 @@ pub struct MatchSettings {
     pub progress: bool,
     /// Print one line per finished game on stdout.
     pub verbose: bool,
-}
-
-pub struct MatchReport {
-    pub games: Vec<GameRecord>,
-    pub table: Vec<EngineStanding>,
-    /// For a match of two engines: the pairs, Elo and the test, if one ran.
-    pub pairs: Option<pairs::PairReport>,
-    /// For a gauntlet of games of more than two seats: the candidate's score and test.
-    pub seats: Option<seat_gauntlet::SeatTracker>,
+    /// The part of the schedule to play ([`Shard::WHOLE`] for all of it).
+    pub shard: Shard,
 }
 
 #[derive(Debug)]
@@ -190,6 +191,24 @@ pub fn unique_names(engines: &mut [EngineConfig]) {
     }
 }
 
+/// What the worker threads of a match share.
+struct Shared<'a> {
+    settings: &'a MatchSettings,
+    tables: &'a [AnyTables],
+    queue: Mutex<VecDeque<GameSpec>>,
+    results: Mutex<Vec<GameRecord>>,
+    failure: Mutex<Option<String>>,
+    progress: Progress,
+    pgn_file: Option<Mutex<std::fs::File>>,
+    ctx: PgnContext,
+    referee: RefereeSettings,
+    /// What each game's PGN records for a merge, by game number.
+    merge_tags: std::collections::BTreeMap<usize, shard::MergeTags>,
+    tally: Mutex<Tally>,
+    /// Set once the test has decided: no new game starts, games under way finish.
+    decided: std::sync::atomic::AtomicBool,
+}
+
 pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
     if settings.engines.len() < 2 {
         return Err(MatchError::Setup(
@@ -208,170 +227,164 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
         &players,
         settings.games,
     );
-    let specs = openings(settings, &tables, &slots)?;
+    // The whole schedule and its openings first, so that every shard chooses the same ones.
+    let all_specs = openings(settings, &tables, &slots)?;
+    let rounds: Vec<usize> = slots.iter().map(|s| s.opening_round).collect();
+    let merge_tags = shard::merge_tags(settings, &players, &all_specs, &rounds);
+    let specs: VecDeque<GameSpec> = all_specs
+        .into_iter()
+        .filter(|s| settings.shard.owns(shard::unit_of(s)))
+        .collect();
     let total = specs.len();
-    let queue = Mutex::new(specs.into_iter().collect::<VecDeque<_>>());
-    let results: Mutex<Vec<GameRecord>> = Mutex::new(Vec::new());
-    let failure: Mutex<Option<String>> = Mutex::new(None);
     let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
-    let progress = Progress::new(settings.progress, total, names.clone());
-    let pgn_file = match &settings.pgn_out {
-        Some(path) => Some(Mutex::new(
+    let seat_gauntlet = players.iter().any(|&p| candidate_alone(settings.mode, p));
+    check_test(
+        settings.sprt.as_ref(),
+        settings.engines.len(),
+        &players,
+        seat_gauntlet,
+    )?;
+    // A shard plays all its units: only the merge of every shard can run the test.
+    let test = settings.sprt.filter(|_| settings.shard == Shard::WHOLE);
+    let shared = Shared {
+        settings,
+        tables: &tables,
+        queue: Mutex::new(specs),
+        results: Mutex::new(Vec::new()),
+        failure: Mutex::new(None),
+        progress: Progress::new(settings.progress, total, names.clone()),
+        pgn_file: open_pgn(settings)?,
+        ctx: PgnContext {
+            event: settings.event.clone(),
+            site: "panoply match".into(),
+            date: pgn::today(),
+            control: settings.control,
+        },
+        referee: RefereeSettings {
+            control: settings.control,
+            margin: settings.margin,
+            max_plies: settings.max_plies,
+            adjudication: settings.adjudication,
+        },
+        merge_tags,
+        tally: Mutex::new(Tally::new(names, settings.mode, &players, test)),
+        decided: std::sync::atomic::AtomicBool::new(false),
+    };
+    let workers = settings.concurrency.clamp(1, total.max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| shared.work());
+        }
+    });
+    shared.progress.clear();
+    if let Some(f) = shared.failure.into_inner().unwrap() {
+        return Err(MatchError::Aborted(f));
+    }
+    let games = shared.results.into_inner().unwrap();
+    Ok(shared.tally.into_inner().unwrap().report(games))
+}
+
+/// The `--pgn` file, opened for appending.
+fn open_pgn(settings: &MatchSettings) -> Result<Option<Mutex<std::fs::File>>, MatchError> {
+    match &settings.pgn_out {
+        Some(path) => Ok(Some(Mutex::new(
             std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(path)
                 .map_err(|e| MatchError::Io(format!("{}: {e}", path.display())))?,
-        )),
-        None => None,
-    };
-    let ctx = PgnContext {
-        event: settings.event.clone(),
-        site: "panoply match".into(),
-        date: pgn::today(),
-        control: settings.control,
-    };
-    let referee = RefereeSettings {
-        control: settings.control,
-        margin: settings.margin,
-        max_plies: settings.max_plies,
-        adjudication: settings.adjudication,
-    };
-    let seat_gauntlet = players.iter().any(|&p| candidate_alone(settings.mode, p));
-    check_test(settings, &players, seat_gauntlet)?;
-    let seat_tracker = Mutex::new(SeatTracker::new(players.iter().copied().max().unwrap_or(2)));
-    let pair_names = [names[0].clone(), names[1].clone()];
-    let tracker = Mutex::new(pairs::PairTracker::default());
-    // Set once the test has decided: no new game starts, games under way finish.
-    let decided = std::sync::atomic::AtomicBool::new(false);
-    let workers = settings.concurrency.clamp(1, total.max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                if failure.lock().unwrap().is_some()
-                    || decided.load(std::sync::atomic::Ordering::Relaxed)
-                {
-                    return;
-                }
-                let Some(spec) = queue.lock().unwrap().pop_front() else {
-                    return;
-                };
-                let number = spec.number;
-                let t = tables
-                    .iter()
-                    .find(|t| t.variant().name == spec.variant)
-                    .expect("scheduled variant");
-                progress.game_started(number);
-                let on_ply = |plies| progress.ply(number, plies);
-                match play_game(spec, &settings.engines, t, &referee, &on_ply) {
-                    Ok(record) => {
-                        let earned: Vec<(usize, f64)> = record
-                            .spec
-                            .seats
-                            .iter()
-                            .zip(&record.scores)
-                            .map(|(&e, &s)| (e, s))
-                            .collect();
-                        progress.game_finished(number, &earned);
-                        if let Some(f) = &pgn_file {
-                            let mut f = f.lock().unwrap();
-                            if let Err(e) = f.write_all(write_game(&ctx, &record).as_bytes()) {
-                                *failure.lock().unwrap() = Some(format!("writing PGN: {e}"));
-                            }
-                        }
-                        if settings.verbose {
-                            progress.clear();
-                            println!(
-                                "Finished game {} ({}): {} {{{}}}",
-                                record.spec.number,
-                                record.engine_names.join(" vs "),
-                                pgn::result_text(&record.scores),
-                                record.reason
-                            );
-                        }
-                        if candidate_alone(settings.mode, record.spec.seats.len()) {
-                            let mut t = seat_tracker.lock().unwrap();
-                            t.record(&record, 0);
-                            if settings.verbose {
-                                println!("{}", t.score_line(&names[0]));
-                            }
-                            if let Some(outcome) = settings.sprt.and_then(|s| t.update_test(&s)) {
-                                if settings.verbose {
-                                    println!(
-                                        "SPRT: llr {:.3}, lbound {:.2}, ubound {:.2}",
-                                        outcome.llr,
-                                        outcome.settings.bounds().0,
-                                        outcome.settings.bounds().1
-                                    );
-                                }
-                                if outcome.decision != sprt::Decision::Continue {
-                                    decided.store(true, std::sync::atomic::Ordering::Relaxed);
-                                }
-                            }
-                        } else if settings.engines.len() == 2 {
-                            let mut t = tracker.lock().unwrap();
-                            let completed = t.record(&record);
-                            if settings.verbose {
-                                println!("{}", t.score_line(&pair_names));
-                            }
-                            if let (true, Some(test), false) =
-                                (completed, &settings.sprt, seat_gauntlet)
-                            {
-                                if let Some(outcome) = t.update_test(test) {
-                                    if settings.verbose {
-                                        println!("{}", outcome.line());
-                                    }
-                                    if outcome.decision != sprt::Decision::Continue {
-                                        decided.store(true, std::sync::atomic::Ordering::Relaxed);
-                                    }
-                                }
-                            }
-                        }
-                        results.lock().unwrap().push(record);
-                    }
-                    Err(e) => {
-                        progress.game_finished(number, &[]);
-                        *failure.lock().unwrap() = Some(format!("game {number}: {e}"));
-                    }
-                }
-            });
-        }
-    });
-    progress.clear();
-    if let Some(f) = failure.into_inner().unwrap() {
-        return Err(MatchError::Aborted(f));
+        ))),
+        None => Ok(None),
     }
-    let mut games = results.into_inner().unwrap();
-    games.sort_by_key(|g| g.spec.number);
-    let table = standings(&names, &games);
-    let tracker = tracker.into_inner().unwrap();
-    let pairs = (settings.engines.len() == 2 && !seat_gauntlet).then(|| pairs::PairReport {
-        names: pair_names,
-        pentanomial: tracker.pentanomial,
-        games: tracker.games,
-        sprt: settings.sprt.map(|s| tracker.final_outcome(&s)),
-    });
-    Ok(MatchReport {
-        games,
-        table,
-        pairs,
-        seats: seat_gauntlet.then(|| seat_tracker.into_inner().unwrap()),
-    })
+}
+
+impl Shared<'_> {
+    /// One worker: plays games from the queue until it is empty, a game fails or the test
+    /// has decided.
+    fn work(&self) {
+        loop {
+            if self.failure.lock().unwrap().is_some()
+                || self.decided.load(std::sync::atomic::Ordering::Relaxed)
+            {
+                return;
+            }
+            let Some(spec) = self.queue.lock().unwrap().pop_front() else {
+                return;
+            };
+            let number = spec.number;
+            let t = self
+                .tables
+                .iter()
+                .find(|t| t.variant().name == spec.variant)
+                .expect("scheduled variant");
+            self.progress.game_started(number);
+            let on_ply = |plies| self.progress.ply(number, plies);
+            match play_game(spec, &self.settings.engines, t, &self.referee, &on_ply) {
+                Ok(record) => self.finished(record),
+                Err(e) => {
+                    self.progress.game_finished(number, &[]);
+                    *self.failure.lock().unwrap() = Some(format!("game {number}: {e}"));
+                }
+            }
+        }
+    }
+
+    /// Records a finished game: the progress line, the PGN, the verbose lines, the tally.
+    fn finished(&self, record: GameRecord) {
+        let earned: Vec<(usize, f64)> = record
+            .spec
+            .seats
+            .iter()
+            .zip(&record.scores)
+            .map(|(&e, &s)| (e, s))
+            .collect();
+        self.progress.game_finished(record.spec.number, &earned);
+        if let Some(f) = &self.pgn_file {
+            let tags = self.merge_tags[&record.spec.number].pgn_tags();
+            let text = write_game_tagged(&self.ctx, &record, &tags);
+            if let Err(e) = f.lock().unwrap().write_all(text.as_bytes()) {
+                *self.failure.lock().unwrap() = Some(format!("writing PGN: {e}"));
+            }
+        }
+        let verbose = self.settings.verbose;
+        if verbose {
+            self.progress.clear();
+            println!(
+                "Finished game {} ({}): {} {{{}}}",
+                record.spec.number,
+                record.engine_names.join(" vs "),
+                pgn::result_text(&record.scores),
+                record.reason
+            );
+        }
+        let counted = self.tally.lock().unwrap().count(&record);
+        if verbose {
+            for line in &counted.lines {
+                println!("{line}");
+            }
+        }
+        if counted.decided {
+            self.decided
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        self.results.lock().unwrap().push(record);
+    }
 }
 
 /// Whether the match's SPRT can run: on the pairs of exactly two engines, or in a gauntlet
 /// of games of more than two seats on the candidate's games, all of one seat count, in
-/// logistic Elo.
-fn check_test(
-    settings: &MatchSettings,
+/// logistic Elo. `players[v]` is the seat count of variant v.
+pub fn check_test(
+    sprt: Option<&sprt::SprtSettings>,
+    engines: usize,
     players: &[usize],
     seat_gauntlet: bool,
 ) -> Result<(), MatchError> {
-    let Some(test) = &settings.sprt else {
+    let Some(test) = sprt else {
         return Ok(());
     };
     if !seat_gauntlet {
-        if settings.engines.len() != 2 {
+        if engines != 2 {
             return Err(MatchError::Setup(
                 "an SPRT compares exactly two engines".into(),
             ));

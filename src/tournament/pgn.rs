@@ -157,6 +157,15 @@ fn wrap(tokens: &[String]) -> String {
 
 /// One game as PGN text (ends with a blank line).
 pub fn write_game(ctx: &PgnContext, record: &GameRecord) -> String {
+    write_game_tagged(ctx, record, &[])
+}
+
+/// One game as PGN text with more tags after the standard ones (a match's merge tags).
+pub fn write_game_tagged(
+    ctx: &PgnContext,
+    record: &GameRecord,
+    extra_tags: &[(String, String)],
+) -> String {
     let mut out = String::new();
     let result = result_text(&record.scores);
     tag(&mut out, "Event", &ctx.event);
@@ -180,6 +189,9 @@ pub fn write_game(ctx: &PgnContext, record: &GameRecord) -> String {
     tag(&mut out, "TimeControl", &ctx.control.pgn_tag());
     tag(&mut out, "Termination", record.termination.pgn());
     tag(&mut out, "PlyCount", &record.moves.len().to_string());
+    for (name, value) in extra_tags {
+        tag(&mut out, name, value);
+    }
     out.push('\n');
     let mut tokens = if players == 2 {
         two_player_tokens(record)

@@ -1,0 +1,51 @@
+//! `panoply results`: the end-of-match report from PGN files that `panoply match --pgn`
+//! wrote — the shards of a sharded match merged into one, or a single run read back.
+
+use super::{read_text, Failure};
+use clap::Args;
+use panoply::tournament::merge::{merge, SourcedGame};
+use panoply::tournament::pgn_reader::read_games;
+use panoply::tournament::sprt::SprtSettings;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct ResultsArgs {
+    /// PGN files of one match: every shard's (`panoply match --shard K/N --pgn FILE`), in any
+    /// order, or a single run's.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The sequential test to run on the games, as `panoply match --sprt` takes it; by default
+    /// the one the match was started with.
+    #[arg(long, num_args = 1..=5, value_name = "SETTING")]
+    sprt: Option<Vec<String>>,
+}
+
+impl ResultsArgs {
+    pub fn run(self) -> Result<(), Failure> {
+        let sprt = self
+            .sprt
+            .as_deref()
+            .map(SprtSettings::parse)
+            .transpose()
+            .map_err(|e| Failure(format!("--sprt: {e}")))?;
+        let mut games = Vec::new();
+        for path in &self.files {
+            let file = path.display().to_string();
+            let read =
+                read_games(&read_text(path)?).map_err(|e| Failure(format!("{file}: {e}")))?;
+            games.extend(read.into_iter().map(|game| SourcedGame {
+                game,
+                file: file.clone(),
+            }));
+        }
+        let merged = merge(games, sprt)?;
+        if merged.left_out > 0 {
+            log::warn!(
+                "the test decided before the end of the shards: their last {} games are left out, as a single run would not have played them",
+                merged.left_out
+            );
+        }
+        print!("{}", merged.report.summary());
+        Ok(())
+    }
+}

@@ -1,0 +1,367 @@
+//! `panoply results`: the games of one match read back from PGN files — the shards of a
+//! sharded match, or a single run — checked to be one match played once, and counted by the
+//! match's own [`Tally`], so the report is the one `panoply match` prints.
+//!
+//! The order the games are counted in decides where an SPRT stops. A single run's PGN holds
+//! its games in the order they finished, which is the order the match counted them: they are
+//! counted in file order, and a run stopped by its test is reproduced with the games that
+//! were still under way at the decision. The shards of a sharded match each play all their
+//! units, in no common order: their games are counted unit by unit in schedule order, as a
+//! single run playing one game at a time would have, and once the test decides the later
+//! games are left out, as that run would never have played them.
+
+use super::pgn_reader::PgnGame;
+use super::record::GameRecord;
+use super::schedule::{candidate_alone, Mode};
+use super::shard::{MergeTags, Shard};
+use super::sprt::SprtSettings;
+use super::tally::{MatchReport, Tally};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A game read from a file.
+pub struct SourcedGame {
+    pub game: PgnGame,
+    pub file: String,
+}
+
+/// Why games cannot be merged into one match: each a one-line message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    NoGames,
+    /// A game without the tags a merge needs, or with bad ones.
+    Untagged {
+        file: String,
+        game: usize,
+        reason: String,
+    },
+    /// Games of different matches (settings, engines, test, shard count).
+    MixedSettings {
+        first: String,
+        other: String,
+    },
+    /// The same game twice: overlapping shards, or a file given twice.
+    Overlap {
+        game: usize,
+        first: String,
+        second: String,
+    },
+    /// A unit with some of its games missing.
+    Incomplete {
+        unit: usize,
+        shard: String,
+        have: Vec<usize>,
+        need: usize,
+    },
+    /// A unit none of whose games is there.
+    MissingUnit {
+        unit: usize,
+        units: usize,
+        shard: String,
+    },
+    /// The test cannot run on this match.
+    Test(String),
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            MergeError::NoGames => write!(f, "no games to merge"),
+            MergeError::Untagged { file, game, reason } => {
+                write!(f, "{file}: game {game}: {reason}")
+            }
+            MergeError::MixedSettings { first, other } => write!(
+                f,
+                "mixed settings: {first}, but {other}; these games are not of one match"
+            ),
+            MergeError::Overlap {
+                game,
+                first,
+                second,
+            } => write!(
+                f,
+                "overlapping shards: game {game} is in {first} and in {second}"
+            ),
+            MergeError::Incomplete {
+                unit,
+                shard,
+                have,
+                need,
+            } => {
+                let games: Vec<String> = have.iter().map(usize::to_string).collect();
+                write!(
+                    f,
+                    "incomplete unit {unit} (shard {shard}): {} of its {need} games ({} {}); did the shard finish?",
+                    have.len(),
+                    if have.len() == 1 { "game" } else { "games" },
+                    games.join(", ")
+                )
+            }
+            MergeError::MissingUnit { unit, units, shard } => write!(
+                f,
+                "unit {unit} of {units} is missing: no game of it in the files (shard {shard} missing or cut short?)"
+            ),
+            MergeError::Test(m) => write!(f, "--sprt: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// The merged match.
+pub struct Merged {
+    pub report: MatchReport,
+    /// Shards of the match (1: a single run).
+    pub shards: usize,
+    /// Games of the shards after the test's decision, which a single run would not have
+    /// played and the report leaves out.
+    pub left_out: usize,
+}
+
+/// A checked game: its record with the match's engine indices, and its merge tags.
+struct Checked {
+    record: GameRecord,
+    tags: MergeTags,
+    file: String,
+}
+
+/// Merges the games of one match; `sprt` replaces the test the match was started with.
+pub fn merge(games: Vec<SourcedGame>, sprt: Option<SprtSettings>) -> Result<Merged, MergeError> {
+    let checked = check(games)?;
+    let first = &checked.first().ok_or(MergeError::NoGames)?.tags;
+    let names = first.engines.clone();
+    let (shards, units) = (first.shard.count, first.units);
+    let (mode, players) = match_shape(first).map_err(|reason| MergeError::Untagged {
+        file: checked[0].file.clone(),
+        game: checked[0].record.spec.number,
+        reason,
+    })?;
+    let sprt = match sprt {
+        Some(s) => Some(s),
+        None => first
+            .sprt
+            .as_deref()
+            .map(|text| SprtSettings::parse(&[text.to_string()]))
+            .transpose()
+            .map_err(|e| MergeError::Test(e.to_string()))?,
+    };
+    let seat_gauntlet = players.iter().any(|&p| candidate_alone(mode, p));
+    super::check_test(sprt.as_ref(), names.len(), &players, seat_gauntlet)
+        .map_err(|e| MergeError::Test(e.to_string()))?;
+    let mut tally = Tally::new(names, mode, &players, sprt);
+    let (counted, left_out) = if shards == 1 {
+        (replay_recorded(checked, &mut tally, units)?, 0)
+    } else {
+        replay_by_unit(checked, &mut tally, units, shards)?
+    };
+    Ok(Merged {
+        report: tally.report(counted),
+        shards,
+        left_out,
+    })
+}
+
+/// The match's mode and the seat count of each variant, from its settings.
+fn match_shape(tags: &MergeTags) -> Result<(Mode, Vec<usize>), String> {
+    let mode: Mode = tags
+        .setting("mode")
+        .ok_or("no mode= in PanoplySettings")?
+        .parse()?;
+    let players = tags
+        .setting("seats")
+        .ok_or("no seats= in PanoplySettings")?
+        .split(',')
+        .map(|n| n.parse::<usize>().ok().filter(|&n| n >= 2))
+        .collect::<Option<Vec<usize>>>()
+        .ok_or("bad seats= in PanoplySettings")?;
+    Ok((mode, players))
+}
+
+/// Reads every game's tags and checks that they are of one match, each game once.
+fn check(games: Vec<SourcedGame>) -> Result<Vec<Checked>, MergeError> {
+    let mut checked: Vec<Checked> = Vec::with_capacity(games.len());
+    let mut seen: BTreeMap<usize, usize> = BTreeMap::new();
+    for SourcedGame { game, file } in games {
+        let number = game.record.spec.number;
+        let untagged = |reason: String| MergeError::Untagged {
+            file: file.clone(),
+            game: number,
+            reason,
+        };
+        let tags = MergeTags::from_tags(&game.tags).map_err(untagged)?;
+        if tags.shard.index != tags.unit % tags.shard.count {
+            return Err(untagged(format!(
+                "unit {} does not belong to shard {}",
+                tags.unit, tags.shard
+            )));
+        }
+        let record =
+            with_engine_indices(game.record, &tags.engines, tags.unit).map_err(untagged)?;
+        let here = Checked { record, tags, file };
+        if let Some(first) = checked.first() {
+            same_match(first, &here)?;
+        }
+        if let Some(&at) = seen.get(&number) {
+            return Err(MergeError::Overlap {
+                game: number,
+                first: place(&checked[at]),
+                second: place(&here),
+            });
+        }
+        seen.insert(number, checked.len());
+        checked.push(here);
+    }
+    Ok(checked)
+}
+
+/// `a.pgn (shard 1/4)`.
+fn place(c: &Checked) -> String {
+    format!("{} (shard {})", c.file, c.tags.shard)
+}
+
+/// The record's seats as indices into the match's engines, and its unit as its pair.
+fn with_engine_indices(
+    mut record: GameRecord,
+    engines: &[String],
+    unit: usize,
+) -> Result<GameRecord, String> {
+    record.spec.seats = record
+        .engine_names
+        .iter()
+        .map(|n| {
+            engines
+                .iter()
+                .position(|e| e == n)
+                .ok_or_else(|| format!("engine {n} is not one of the match's engines"))
+        })
+        .collect::<Result<_, _>>()?;
+    record.spec.pair = Some(unit);
+    Ok(record)
+}
+
+/// An error naming the first setting in which two games differ.
+fn same_match(first: &Checked, other: &Checked) -> Result<(), MergeError> {
+    let (a, b) = (&first.tags, &other.tags);
+    let describe =
+        |c: &Checked, what: String| format!("{} game {} has {what}", c.file, c.record.spec.number);
+    let differ = |what_a: String, what_b: String| {
+        Err(MergeError::MixedSettings {
+            first: describe(first, what_a),
+            other: describe(other, what_b),
+        })
+    };
+    if a.settings != b.settings {
+        let words_b: Vec<&str> = b.settings.split_whitespace().collect();
+        let word_a = a.settings.split_whitespace().find(|w| !words_b.contains(w));
+        let key = word_a.map_or("", |w| w.split('=').next().unwrap_or(""));
+        let word_b = words_b.iter().find(|w| w.split('=').next() == Some(key));
+        return differ(
+            word_a.unwrap_or(&a.settings).to_string(),
+            word_b.copied().unwrap_or(&b.settings).to_string(),
+        );
+    }
+    if a.engines != b.engines {
+        return differ(
+            format!("engines {}", a.engines.join(", ")),
+            format!("engines {}", b.engines.join(", ")),
+        );
+    }
+    if a.sprt != b.sprt {
+        let test = |s: &Option<String>| s.clone().unwrap_or_else(|| "no test".into());
+        return differ(
+            format!("sprt {}", test(&a.sprt)),
+            format!("sprt {}", test(&b.sprt)),
+        );
+    }
+    if a.shard.count != b.shard.count || a.units != b.units {
+        return differ(
+            format!("shard {} of {} units", a.shard, a.units),
+            format!("shard {} of {} units", b.shard, b.units),
+        );
+    }
+    Ok(())
+}
+
+/// A single run: its games in the order it counted them. Unless its test stopped it, every
+/// unit must be complete.
+fn replay_recorded(
+    checked: Vec<Checked>,
+    tally: &mut Tally,
+    units: usize,
+) -> Result<Vec<GameRecord>, MergeError> {
+    let mut decided = false;
+    for c in &checked {
+        decided |= tally.count(&c.record).decided;
+    }
+    if !decided {
+        let mut by_unit: BTreeMap<usize, Vec<&Checked>> = BTreeMap::new();
+        for c in &checked {
+            by_unit.entry(c.tags.unit).or_default().push(c);
+        }
+        for unit in 0..units {
+            complete(unit, units, 1, by_unit.get(&unit).map_or(&[][..], |v| v))?;
+        }
+    }
+    Ok(checked.into_iter().map(|c| c.record).collect())
+}
+
+/// Shards: unit by unit in schedule order, each complete, until the test decides. Returns the
+/// games counted and how many were left out after the decision.
+fn replay_by_unit(
+    checked: Vec<Checked>,
+    tally: &mut Tally,
+    units: usize,
+    shards: usize,
+) -> Result<(Vec<GameRecord>, usize), MergeError> {
+    let mut by_unit: BTreeMap<usize, Vec<Checked>> = BTreeMap::new();
+    for c in checked {
+        by_unit.entry(c.tags.unit).or_default().push(c);
+    }
+    let mut counted = Vec::new();
+    let mut left_out = 0;
+    let mut decided = false;
+    for unit in 0..units {
+        if decided {
+            break;
+        }
+        let mut games = by_unit.remove(&unit).unwrap_or_default();
+        games.sort_by_key(|c| c.record.spec.number);
+        let refs: Vec<&Checked> = games.iter().collect();
+        complete(unit, units, shards, &refs)?;
+        for c in games {
+            if decided {
+                left_out += 1;
+                continue;
+            }
+            decided = tally.count(&c.record).decided;
+            counted.push(c.record);
+        }
+    }
+    left_out += by_unit.values().map(Vec::len).sum::<usize>();
+    Ok((counted, left_out))
+}
+
+/// An error unless `games` are all the games of `unit`.
+fn complete(
+    unit: usize,
+    units: usize,
+    shards: usize,
+    games: &[&Checked],
+) -> Result<(), MergeError> {
+    let Some(first) = games.first() else {
+        return Err(MergeError::MissingUnit {
+            unit,
+            units,
+            shard: Shard::of_unit(unit, shards).to_string(),
+        });
+    };
+    if games.len() != first.tags.unit_games {
+        return Err(MergeError::Incomplete {
+            unit,
+            shard: first.tags.shard.to_string(),
+            have: games.iter().map(|c| c.record.spec.number).collect(),
+            need: first.tags.unit_games,
+        });
+    }
+    Ok(())
+}
