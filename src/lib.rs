@@ -12,7 +12,8 @@
 //! browser board) and [`shell`] (a text interface for humans). Beside them: [`tournament`]
 //! (`panoply match`, engines as child processes), [`tune`], [`train`] (NNUE networks),
 //! [`interop`] (other engines' conventions), [`bench`] (`panoply bench`: perft and search
-//! speed) and [`random`] (the seeded generator of everything that replays from a seed).
+//! speed), [`random`] (the seeded generator of everything that replays from a seed), [`out`]
+//! (stdout that a closed pipe ends quietly) and [`version`] (the build's name and commit).
 
 pub use panoply_core::{
     bitboard, game, geometry, movegen, moves, outcome, piece, position, variant, with_tables,
@@ -25,6 +26,7 @@ pub mod eval;
 pub mod games;
 pub mod interop;
 pub mod nnue;
+pub mod out;
 pub mod protocol;
 pub mod random;
 pub mod search;
@@ -34,3 +36,4 @@ pub mod shell;
 pub mod tournament;
 pub mod train;
 pub mod tune;
+pub mod version;

@@ -209,30 +209,32 @@ fn print_stats(paths: &[PathBuf]) -> Result<(), Failure> {
     let s: ReadSummary = read_positions(paths, &Filter::default(), |_| {})?;
     let [w, d, b] = s.results;
     let finished = (w + d + b).max(1) as f64;
-    println!(
+    panoply::outln!(
         "games: {} ({} unfinished, {} on boards beyond 64 cells skipped)",
-        s.games, s.unfinished, s.wide
+        s.games,
+        s.unfinished,
+        s.wide
     );
-    println!(
+    panoply::outln!(
         "results: white wins {w} ({:.1}%), draws {d} ({:.1}%), black wins {b} ({:.1}%)",
         100.0 * w as f64 / finished,
         100.0 * d as f64 / finished,
         100.0 * b as f64 / finished
     );
-    println!(
+    panoply::outln!(
         "positions: {} in finished games, {} kept by the default filter ({:.1}%)",
         s.positions,
         s.kept,
         100.0 * s.kept as f64 / s.positions.max(1) as f64
     );
-    println!(
+    panoply::outln!(
         "bytes: {} ({:.2} per position, {:.2} per kept position)",
         s.bytes,
         s.bytes as f64 / s.positions.max(1) as f64,
         s.bytes as f64 / s.kept.max(1) as f64
     );
     for t in &s.truncated {
-        println!(
+        panoply::outln!(
             "truncated: {} at byte {} ({} bytes of a record; the rest is read)",
             t.file.display(),
             t.offset,

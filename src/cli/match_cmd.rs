@@ -121,13 +121,13 @@ impl MatchArgs {
             verbose: true,
         };
         let report = run_match(&settings)?;
-        println!();
-        print!("{}", format_table(&report.table));
+        panoply::outln!();
+        panoply::out!("{}", format_table(&report.table));
         if let Some(pairs) = &report.pairs {
-            print!("{}", pairs.summary());
+            panoply::out!("{}", pairs.summary());
         }
         if let Some(seats) = &report.seats {
-            print!(
+            panoply::out!(
                 "{}",
                 seats.summary(&report.table[0].name, settings.sprt.as_ref())
             );

@@ -280,7 +280,7 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
                         }
                         if settings.verbose {
                             progress.clear();
-                            println!(
+                            crate::outln!(
                                 "Finished game {} ({}): {} {{{}}}",
                                 record.spec.number,
                                 record.engine_names.join(" vs "),
@@ -292,11 +292,11 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
                             let mut t = seat_tracker.lock().unwrap();
                             t.record(&record, 0);
                             if settings.verbose {
-                                println!("{}", t.score_line(&names[0]));
+                                crate::outln!("{}", t.score_line(&names[0]));
                             }
                             if let Some(outcome) = settings.sprt.and_then(|s| t.update_test(&s)) {
                                 if settings.verbose {
-                                    println!(
+                                    crate::outln!(
                                         "SPRT: llr {:.3}, lbound {:.2}, ubound {:.2}",
                                         outcome.llr,
                                         outcome.settings.bounds().0,
@@ -311,14 +311,14 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
                             let mut t = tracker.lock().unwrap();
                             let completed = t.record(&record);
                             if settings.verbose {
-                                println!("{}", t.score_line(&pair_names));
+                                crate::outln!("{}", t.score_line(&pair_names));
                             }
                             if let (true, Some(test), false) =
                                 (completed, &settings.sprt, seat_gauntlet)
                             {
                                 if let Some(outcome) = t.update_test(test) {
                                     if settings.verbose {
-                                        println!("{}", outcome.line());
+                                        crate::outln!("{}", outcome.line());
                                     }
                                     if outcome.decision != sprt::Decision::Continue {
                                         decided.store(true, std::sync::atomic::Ordering::Relaxed);
