@@ -191,7 +191,9 @@ mod tests {
 
     #[test]
     fn betzas_forward_fide_strings_are_warned_about() {
-        for s in ["frlRrlbK", "fBbN", "fNbB", "fsQbhNbK", "fN", "lN", "fsQ"] {
+        for s in [
+            "frlRrlbK", "fBbN", "fNbB", "fsQbhNbK", "fN", "bN", "lN", "rN", "fsQ", "bsK", "fsK",
+        ] {
             assert!(warning("a", "p", s).is_some(), "{s}");
         }
     }
@@ -211,7 +213,8 @@ mod tests {
         let builtin = [
             "fhNsWbK", "KfsRfhN", "mfWcfF", "BD", "WA", "FAD", "fbN", "nN",
         ];
-        for s in unofficial.into_iter().chain(builtin) {
+        let alike = ["sN", "vN", "fsN", "fhN", "bB", "fR"];
+        for s in unofficial.into_iter().chain(builtin).chain(alike) {
             assert_eq!(warning("a", "p", s), None, "{s}");
         }
     }
