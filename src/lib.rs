@@ -7,8 +7,9 @@
 //! (cells and cell sets), [`piece`] (pieces as data), [`variant`] (rules as data), [`moves`],
 //! [`position`] (the board state and position strings), [`movegen`] (tables, legal moves,
 //! perft), [`game`] (a game in progress, the width choice) — which knows no family; then
-//! [`random`] (the seeded generators of everything that replays from a seed) and [`located`]
-//! (errors at a line of a file); [`eval`] and [`nnue`] (the evaluations); [`games`] (the
+//! [`random`] (the seeded generators of everything that replays from a seed), [`located`]
+//! (errors at a line of a file), [`digest`] (SHA-256), [`out`] (stdout that a closed pipe ends
+//! quietly) and [`version`] (the build's name and commit); [`eval`] and [`nnue`] (the evaluations); [`games`] (the
 //! families, which fill in their variants, and the registry of variant names); [`search`];
 //! [`session`] (the engine as the protocols and the board server drive it); and, on top,
 //! [`protocol`] (UCI, XBoard), [`server`] (the browser board), [`shell`] (a text interface
@@ -30,6 +31,7 @@ pub mod games;
 pub mod interop;
 pub mod located;
 pub mod nnue;
+pub mod out;
 pub mod protocol;
 pub mod random;
 pub mod search;
@@ -39,3 +41,4 @@ pub mod shell;
 pub mod tournament;
 pub mod train;
 pub mod tune;
+pub mod version;

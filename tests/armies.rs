@@ -262,45 +262,140 @@ fn a_letter_that_is_another_piece_in_a_built_in_army_is_refused_at_load() {
     // N moves as a Knight in the FIDE army; here it is a Camel.
     let mut pieces = GOOD_PIECES;
     pieces[1] = ("Camel", "N", "C");
-    let file = temp_file("clash.toml", &one_army("zzclash", "TNVYKVNT", &pieces));
+    let text = one_army("zzclash", "TNVYKVNT", &pieces);
+    let file = temp_file("clash.toml", &text);
     let (code, out, err) = panoply(&["--armies", &file, "variants"]);
     assert_eq!(code, Some(2));
     assert!(out.is_empty(), "{out}");
+    // The error points at the piece's letter, not at the army's code.
+    let line = text.lines().position(|l| l == "letter = \"N\"").unwrap() + 1;
     assert_eq!(
         err,
         format!(
-            "panoply: {file}:3: letter 'N' of army 'zzclash' is another piece in army 'fide'\n"
+            "panoply: {file}:{line}: letter 'N' of army 'zzclash' is another piece in army 'fide'\n"
         )
     );
 }
 
+/// The 1-based line of the `n`th (from 0) line equal to `wanted`.
+fn nth_line(text: &str, wanted: &str, n: usize) -> usize {
+    let mut found = text.lines().enumerate().filter(|(_, l)| *l == wanted);
+    found.nth(n).expect("the line is there").0 + 1
+}
+
 #[test]
-fn two_loaded_armies_that_clash_do_not_meet() {
+fn two_armies_of_one_file_that_clash_are_refused_with_both_lines() {
     let mut one = GOOD_PIECES;
     one[1] = ("Lancer", "L", "fR");
     let mut two = GOOD_PIECES;
     two[1] = ("Lioness", "L", "KAD");
     let text = one_army("zzlone", "TLVYKVLT", &one) + &one_army("zzltwo", "TLVYKVLT", &two);
     let file = temp_file("meet.toml", &text);
-    let (code, out, _) = panoply(&["--armies", &file, "variants"]);
-    assert_eq!(code, Some(0));
+    let (code, out, err) = panoply(&["--armies", &file, "variants"]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty(), "{out}");
+    let (first, second) = (
+        nth_line(&text, "letter = \"L\"", 0),
+        nth_line(&text, "letter = \"L\"", 1),
+    );
+    assert_eq!(
+        err,
+        format!(
+            "panoply: {file}:{second}: letter 'L' of army 'zzltwo' is another piece in army \
+             'zzlone' ({file}:{first}); a letter names one piece in every game\n"
+        )
+    );
+}
+
+#[test]
+fn armies_of_two_files_play_together_and_their_clashes_name_both_files() {
+    let mut one = GOOD_PIECES;
+    one[1] = ("Lancer", "L", "fR");
+    let a = temp_file("two-a.toml", &one_army("zztwoa", "TLVYKVLT", &one));
+    let b = temp_file("two-b.toml", &one_army("zztwob", "TUVYKVUT", &GOOD_PIECES));
+    let (code, out, err) = panoply(&["--armies", &a, "--armies", &b, "variants"]);
+    assert_eq!(code, Some(0), "{err}");
     let names: Vec<&str> = out.lines().collect();
-    assert!(names.contains(&"cwda-zzlone-fide"));
-    assert!(names.contains(&"cwda-nutty-zzltwo-anypromo"));
-    assert!(names.contains(&"cwda-zzlone-zzlone"));
-    assert!(!names.contains(&"cwda-zzlone-zzltwo"));
-    let (code, _, err) = panoply(&[
-        "--armies",
-        &file,
-        "perft",
-        "1",
-        "--variant",
-        "cwda-zzlone-zzltwo",
-    ]);
-    assert_ne!(code, Some(0));
+    for name in [
+        "cwda-zztwoa-zztwob",
+        "cwda-zztwob-zztwoa",
+        "cwda-zztwoa-fide",
+    ] {
+        assert!(names.contains(&name), "{name}");
+    }
+    // Both files in one UCI option, separated by ';'.
+    let mut e = start_uci();
+    let out = uci_say(&mut e, &format!("setoption name ArmiesFile value {a};{b}"));
     assert!(
-        err.contains("cwda-zzlone-zzltwo: the two armies use letter 'L' for different pieces"),
+        out[0].contains(&format!(
+            "armies file {a}: added zztwoa; armies file {b}: added zztwob"
+        )),
+        "{out:?}"
+    );
+    // A third file whose L is another piece: refused, naming its line and the first file's.
+    let mut other = GOOD_PIECES;
+    other[1] = ("Lioness", "L", "KAD");
+    let text = one_army("zztwoc", "TLVYKVLT", &other);
+    let c = temp_file("two-c.toml", &text);
+    let (code, _, err) = panoply(&["--armies", &a, "--armies", &c, "variants"]);
+    assert_eq!(code, Some(2));
+    let line = nth_line(&text, "letter = \"L\"", 0);
+    assert!(
+        err.starts_with(&format!(
+            "panoply: {c}:{line}: letter 'L' of army 'zztwoc' is another piece in army \
+             'zztwoa' ({a}:{line})"
+        )),
         "{err}"
+    );
+    // The shipped unofficial armies use J U Y Z: the letters the docs call free are free.
+    let free = [
+        ("Lion", "L", "R"),
+        ("Tiger", "T", "NC"),
+        ("Vizier", "V", "WF"),
+        ("Xebec", "X", "BW"),
+    ];
+    let mine = temp_file("free.toml", &one_army("zzfree", "LTVXKVTL", &free));
+    let (code, out, err) = panoply(&["--armies", UNOFFICIAL_PATH, "--armies", &mine, "variants"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.lines().any(|l| l == "cwda-zzfree-forward"), "{out}");
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/armies.md")).unwrap();
+    assert!(
+        docs.contains("free letters: `L T V X`"),
+        "docs/armies.md names the free letters"
+    );
+}
+
+#[test]
+fn betza_strings_read_otherwise_than_betza_meant_are_warned_about() {
+    // Betza's own Knishop, fNbB: Fairy-Stockfish's fN is the two narrow forward moves.
+    let pieces = [
+        ("Lion", "L", "R"),
+        ("Knishop", "T", "fNbB"),
+        ("Vizier", "V", "WF"),
+        ("Xebec", "X", "BW"),
+    ];
+    let text = one_army("zzwarn", "LTVXKVTL", &pieces);
+    let file = temp_file("warn.toml", &text);
+    let line = nth_line(&text, "letter = \"T\"", 0);
+    let (code, out, err) = panoply(&["--armies", &file, "variants", "--explain"]);
+    assert_eq!(code, Some(0), "{err}");
+    let warning = format!(
+        "{file}:{line}: army 'zzwarn', piece 'Knishop': Betza 'fNbB' is read as Fairy-Stockfish \
+         reads it, not as Betza's pages do: from d4 it misses b5 f5"
+    );
+    assert!(err.contains(&warning), "stderr: {err}");
+    assert!(
+        out.contains(&format!("  warning: {warning}")),
+        "stdout: {out}"
+    );
+    assert!(out.contains("  T Knishop fNbB (line"), "{out}");
+    // The shipped files, written for this dialect, warn about nothing.
+    let (code, out, err) = panoply(&["--armies", UNOFFICIAL_PATH, "variants", "--explain"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        !err.contains("Betza") && !out.contains("warning"),
+        "{err}{out}"
     );
 }
 
@@ -434,6 +529,15 @@ fn xboard_started_with_armies_offers_and_describes_the_new_pairings() {
     assert!(out[0].starts_with("setup ("), "{out:?}");
     assert!(
         out[0].ends_with(" rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/GUJYKJUG w KQkq - 0 1"),
+        "{out:?}"
+    );
+    // XBoard keeps `KQkq` only for pieces of its Rook type (its 4th): the castling partners.
+    let table: Vec<char> = out[0]["setup (".len()..out[0].find(')').unwrap()]
+        .chars()
+        .collect();
+    assert_eq!(
+        (table[3], table[table.len() / 2 + 3]),
+        ('G', 'r'),
         "{out:?}"
     );
     // Every piece of the new army is described to XBoard, so it can test legality.

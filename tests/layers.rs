@@ -293,7 +293,7 @@ fn import_graph(files: &[SourceFile]) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
 /// and from the peers of its own layer that [`PEERS`] names. docs/architecture.md explains
 /// the order.
 const LAYERS: &[&[&str]] = &[
-    &["random", "located", "digest"],
+    &["random", "located", "digest", "out", "version"],
     &["eval", "nnue"],
     &["games"],
     &["search"],

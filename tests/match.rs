@@ -204,7 +204,14 @@ fn broken_engines_forfeit_and_the_match_goes_on() {
         ],
         &[],
     );
-    assert_eq!(run.status, 0, "{}", run.stderr);
+    // Every game ended in a forfeit: the table is printed, and the match fails.
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("every game of the match ended in a forfeit (game 1: "),
+        "{}",
+        run.stderr
+    );
     assert_eq!(run.games.len(), 6);
     let expected = [
         ("Illegal", "rules infraction", "illegal move: 'e2e5'"),
@@ -285,6 +292,34 @@ fn a_game_an_engine_cannot_play_stops_the_match_with_a_clear_error() {
             .contains("Fairy-Max has no variant for cwda-rookies-rookies"),
         "{}",
         run.stderr
+    );
+}
+
+#[test]
+fn an_engine_lacking_a_variant_of_the_match_stops_it_before_the_first_game() {
+    // The Opener offers chess alone in its UCI_Variant list.
+    let run = run_match(
+        &[
+            "opener.engine",
+            "crash.engine",
+            "--variant",
+            "chess",
+            "--variant",
+            "cwda-nutty-fide",
+            "--quiet",
+        ],
+        &[],
+    );
+    assert_eq!(run.status, 2);
+    assert_eq!(
+        run.stderr,
+        "panoply: Opener cannot play the match's cwda-nutty-fide: it does not offer \
+         cwda-nutty-fide in its UCI_Variant list\n"
+    );
+    assert!(
+        run.games.is_empty() && run.stdout.is_empty(),
+        "{}",
+        run.stdout
     );
 }
 
@@ -738,6 +773,9 @@ fn bad_books_stop_the_match_and_a_book_for_other_games_warns() {
             "1",
             "--book",
             &shatranj,
+            // The Opener knows one move a side: the game ends before it forfeits.
+            "--max-plies",
+            "1",
             "--quiet",
         ],
         &[],

@@ -15,8 +15,18 @@ pub enum Promotion {
     Either,
 }
 
+/// Where an army was read: what an error about it points at.
+#[derive(Clone, Debug, Default)]
+pub struct Origin {
+    pub file: String,
+    /// The line of its `code`.
+    pub code_line: usize,
+    /// The line of each piece's `letter`, in the order of [`Army::pieces`].
+    pub piece_lines: Vec<usize>,
+}
+
 /// A checked army.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Army {
     pub name: String,
     pub code: String,
@@ -27,6 +37,30 @@ pub struct Army {
     /// Files (0 = a) the King and partner reach when castling long.
     pub long_castling: (i32, i32),
     pub promotion: Promotion,
+    /// Where it was read; no part of what the army is (see `PartialEq`).
+    pub origin: Origin,
+}
+
+/// Two armies are the same when their rules are: the same army read from two files (or one
+/// file given twice) is one army.
+impl PartialEq for Army {
+    fn eq(&self, other: &Army) -> bool {
+        (
+            &self.name,
+            &self.code,
+            &self.pieces,
+            self.setup,
+            self.long_castling,
+            self.promotion,
+        ) == (
+            &other.name,
+            &other.code,
+            &other.pieces,
+            other.setup,
+            other.long_castling,
+            other.promotion,
+        )
+    }
 }
 
 impl Army {
@@ -42,11 +76,40 @@ impl Army {
 
     /// The first letter this army and `other` both use for different moves, if any.
     pub fn collision(&self, other: &Army) -> Option<char> {
-        self.pieces.iter().find_map(|p| {
-            let theirs = other.piece(self.letter_of(p))?;
-            (theirs.atoms != p.atoms).then(|| self.letter_of(p))
+        self.clash(other).map(|c| c.letter)
+    }
+
+    /// The first letter this army and `other` both use for different moves, with the index
+    /// of the piece in each army.
+    pub fn clash(&self, other: &Army) -> Option<Clash> {
+        self.pieces.iter().enumerate().find_map(|(mine, p)| {
+            let letter = self.letter_of(p);
+            let theirs = other
+                .pieces
+                .iter()
+                .position(|q| q.token.len() == 1 && q.token.starts_with(letter))?;
+            (other.pieces[theirs].atoms != p.atoms).then_some(Clash {
+                letter,
+                mine,
+                theirs,
+            })
         })
     }
+
+    /// The line of the piece at `index`, else of the army's code.
+    pub fn piece_line(&self, index: usize) -> usize {
+        let line = self.origin.piece_lines.get(index).copied();
+        line.unwrap_or(self.origin.code_line)
+    }
+}
+
+/// One letter two armies use for different pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clash {
+    pub letter: char,
+    /// The index of the piece in the first army and in the second.
+    pub mine: usize,
+    pub theirs: usize,
 }
 
 /// Reads and checks the text of an armies file called `file`.
@@ -58,7 +121,14 @@ pub fn parse_armies(file: &str, text: &str) -> Result<Vec<Army>, ArmiesError> {
     })?;
     let mut armies: Vec<Army> = Vec::new();
     for a in &schema.army {
-        let army = check_army(a).map_err(|(offset, p)| at(offset, p))?;
+        let mut army = check_army(a).map_err(|(offset, p)| at(offset, p))?;
+        army.origin = Origin {
+            file: file.to_string(),
+            code_line: line_of(text, a.code.span().start),
+            piece_lines: (a.piece.iter())
+                .map(|p| line_of(text, p.letter.span().start))
+                .collect(),
+        };
         if armies.iter().any(|b| b.code == army.code) {
             let problem = Problem::BadCode(format!("'{}' is used twice", army.code));
             return Err(at(a.code.span().start, problem));
@@ -120,6 +190,7 @@ fn check_army(a: &ArmySchema) -> Located<Army> {
         setup,
         long_castling: check_long_castling(a)?,
         promotion: check_promotion(a)?,
+        origin: Origin::default(),
     })
 }
 

@@ -35,11 +35,19 @@ pub enum Problem {
     LongCastling(String),
     /// Promotion is neither `own` nor `either`.
     Promotion(String),
-    /// A letter means another piece in another army.
+    /// A letter means another piece in a built-in army.
     LetterCollision {
         letter: char,
         army: String,
         other: String,
+    },
+    /// A letter means another piece in an army loaded before, at `other_file:other_line`.
+    LetterClash {
+        letter: char,
+        army: String,
+        other: String,
+        other_file: String,
+        other_line: usize,
     },
 }
 
@@ -79,6 +87,17 @@ impl fmt::Display for Problem {
             } => write!(
                 f,
                 "letter '{letter}' of army '{army}' is another piece in army '{other}'"
+            ),
+            Problem::LetterClash {
+                letter,
+                army,
+                other,
+                other_file,
+                other_line,
+            } => write!(
+                f,
+                "letter '{letter}' of army '{army}' is another piece in army '{other}' \
+                 ({other_file}:{other_line}); a letter names one piece in every game"
             ),
         }
     }

@@ -1,5 +1,6 @@
 //! The registry's source of the pairings that armies files add: every loaded army against
 //! every built-in army and every other loaded army, both colours, as `cwda-<white>-<black>`.
+//! Armies whose letters clash are refused at load, so every pair meets.
 
 use super::army::{parse_armies, Army};
 use super::error::{ArmiesError, Problem};
@@ -13,6 +14,8 @@ pub const BUILTIN_TOML: &str = include_str!("../../armies/builtin.toml");
 
 /// Armies loaded from files so far, in load order.
 static LOADED: RwLock<Vec<Army>> = RwLock::new(Vec::new());
+/// The files they came from, as given, in load order.
+static FILES: RwLock<Vec<String>> = RwLock::new(Vec::new());
 static REGISTER: Once = Once::new();
 
 /// The built-in armies as data (from [`BUILTIN_TOML`]).
@@ -28,12 +31,22 @@ pub fn loaded_armies() -> Vec<Army> {
         .clone()
 }
 
+/// The armies files loaded so far, as they were given, in load order.
+pub fn loaded_files() -> Vec<String> {
+    FILES.read().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
 /// Reads, checks and adds the armies of the file at `path`; on any error nothing is added
 /// and the armies known before stay. Returns the codes added.
 pub fn load_file(path: &str) -> Result<Vec<String>, ArmiesError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| ArmiesError::new(path, 0, Problem::Unreadable(e.to_string())))?;
-    load_text(path, &text)
+    let added = load_text(path, &text)?;
+    let mut files = FILES.write().unwrap_or_else(PoisonError::into_inner);
+    if !files.iter().any(|f| f == path) {
+        files.push(path.to_string());
+    }
+    Ok(added)
 }
 
 /// As [`load_file`], from the file's text.
@@ -46,20 +59,9 @@ pub fn load_text(file: &str, text: &str) -> Result<Vec<String>, ArmiesError> {
         if known.contains(&army) {
             continue; // the same army loaded again (the same file set twice)
         }
-        let line = line_of_code(text, &army.code);
-        let err = |problem| ArmiesError::new(file, line, problem);
-        if builtin.iter().chain(&known).any(|b| b.code == army.code) {
-            let why = format!("'{}' is already an army's code", army.code);
-            return Err(err(Problem::BadCode(why)));
-        }
-        // Every loaded army meets every built-in one, so a clash there is an error; two
-        // loaded armies that clash just do not meet (asking for that name says why).
-        if let Some(other) = builtin.iter().find(|b| army.collision(b).is_some()) {
-            return Err(err(Problem::LetterCollision {
-                letter: army.collision(other).unwrap_or('?'),
-                army: army.code.clone(),
-                other: other.code.clone(),
-            }));
+        check_against(&army, &builtin, &known)?;
+        for warning in super::lopsided::warnings(&army) {
+            log::warn!("{warning}");
         }
         added.push(army.code.clone());
         known.push(army);
@@ -69,13 +71,41 @@ pub fn load_text(file: &str, text: &str) -> Result<Vec<String>, ArmiesError> {
     Ok(added)
 }
 
-fn line_of_code(text: &str, code: &str) -> usize {
-    text.lines()
-        .position(|l| {
-            let l = l.trim();
-            l.starts_with("code") && l.contains(&format!("\"{code}\""))
-        })
-        .map_or(0, |i| i + 1)
+/// A new army's code must be new, and each of its letters must mean the same piece in every
+/// army it may meet: a built-in one or one loaded before (of this file or another). The
+/// error points at the line of the code or the clashing piece, and names the other army's.
+fn check_against(army: &Army, builtin: &[Army], known: &[Army]) -> Result<(), ArmiesError> {
+    let at = |line, problem| ArmiesError::new(army.origin.file.clone(), line, problem);
+    if let Some(other) = builtin.iter().chain(known).find(|b| b.code == army.code) {
+        let mut why = format!("'{}' is already an army's code", army.code);
+        if !other.origin.file.is_empty() && !builtin.contains(other) {
+            why += &format!(" ({}:{})", other.origin.file, other.origin.code_line);
+        }
+        return Err(at(army.origin.code_line, Problem::BadCode(why)));
+    }
+    if let Some((other, clash)) = builtin.iter().find_map(|b| army.clash(b).map(|c| (b, c))) {
+        return Err(at(
+            army.piece_line(clash.mine),
+            Problem::LetterCollision {
+                letter: clash.letter,
+                army: army.code.clone(),
+                other: other.code.clone(),
+            },
+        ));
+    }
+    if let Some((other, clash)) = known.iter().find_map(|b| army.clash(b).map(|c| (b, c))) {
+        return Err(at(
+            army.piece_line(clash.mine),
+            Problem::LetterClash {
+                letter: clash.letter,
+                army: army.code.clone(),
+                other: other.code.clone(),
+                other_file: other.origin.file.clone(),
+                other_line: other.piece_line(clash.theirs),
+            },
+        ));
+    }
+    Ok(())
 }
 
 /// The registry's view of the loaded armies.
@@ -124,7 +154,7 @@ impl VariantSource for FileArmies {
 }
 
 /// The pairings loaded armies add, without their `-anypromo` twins: every pair with a loaded
-/// army whose letters do not collide.
+/// army (loading refuses armies whose letters collide, so the filter is a safeguard).
 pub fn file_pairings() -> Vec<String> {
     FileArmies::pairs()
         .into_iter()

@@ -44,7 +44,7 @@ impl BenchArgs {
             (Some(path), false) => SpeedNetwork::File(Arc::new(Network::load(path)?)),
             (None, false) => SpeedNetwork::Random(256),
         };
-        bench::run(&depths, network, &|line| println!("{line}"))?;
+        bench::run(&depths, network, &|line| panoply::outln!("{line}"))?;
         Ok(())
     }
 }

@@ -210,30 +210,32 @@ fn print_stats(paths: &[PathBuf]) -> Result<(), Failure> {
     let s: ReadSummary = read_positions(paths, &Filter::default(), |_| {})?;
     let [w, d, b] = s.results;
     let finished = (w + d + b).max(1) as f64;
-    println!(
+    panoply::outln!(
         "games: {} ({} unfinished, {} on boards beyond 64 cells skipped)",
-        s.games, s.unfinished, s.wide
+        s.games,
+        s.unfinished,
+        s.wide
     );
-    println!(
+    panoply::outln!(
         "results: white wins {w} ({:.1}%), draws {d} ({:.1}%), black wins {b} ({:.1}%)",
         100.0 * w as f64 / finished,
         100.0 * d as f64 / finished,
         100.0 * b as f64 / finished
     );
-    println!(
+    panoply::outln!(
         "positions: {} in finished games, {} kept by the default filter ({:.1}%)",
         s.positions,
         s.kept,
         100.0 * s.kept as f64 / s.positions.max(1) as f64
     );
-    println!(
+    panoply::outln!(
         "bytes: {} ({:.2} per position, {:.2} per kept position)",
         s.bytes,
         s.bytes as f64 / s.positions.max(1) as f64,
         s.bytes as f64 / s.kept.max(1) as f64
     );
     for t in &s.truncated {
-        println!(
+        panoply::outln!(
             "truncated: {} at byte {} ({} bytes of a record; the rest is read)",
             t.file.display(),
             t.offset,
@@ -246,21 +248,28 @@ fn print_stats(paths: &[PathBuf]) -> Result<(), Failure> {
 /// One line per run (seed and shard), one per game found more than once; games found more
 /// than once make the command fail after its report.
 fn print_origins(o: &Origins) -> Result<(), Failure> {
-    println!(
+    panoply::outln!(
         "runs: {} (seed and shard), {} games of format version 1 without an origin",
         o.streams.len(),
         o.unknown
     );
     for s in &o.streams {
-        println!(
+        panoply::outln!(
             "run: seed {} shard {}: {} games (game {} to {})",
-            s.seed, s.shard, s.games, s.first, s.last
+            s.seed,
+            s.shard,
+            s.games,
+            s.first,
+            s.last
         );
     }
     for r in o.repeats.iter().take(20) {
-        println!(
+        panoply::outln!(
             "overlap: seed {} shard {} game {} is in the files {} times",
-            r.origin.seed, r.origin.shard, r.origin.game, r.times
+            r.origin.seed,
+            r.origin.shard,
+            r.origin.game,
+            r.times
         );
     }
     if o.repeats.is_empty() {

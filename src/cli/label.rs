@@ -3,7 +3,7 @@
 
 use super::Failure;
 use clap::Args;
-use panoply::tournament::engine_config::{resolve, EngineConfig};
+use panoply::tournament::engine_lookup::find_engine;
 use panoply::tune::label::{label, LabelSettings};
 use panoply::tune::texel::read_samples;
 use std::path::PathBuf;
@@ -16,10 +16,13 @@ const POSITION_TIMEOUT: Duration = Duration::from_secs(60);
 pub struct LabelArgs {
     /// A training file written by `panoply selfplay --record`.
     file: PathBuf,
-    /// The engine whose scores replace the recorded ones: a definition file, or a name in
-    /// `engines/` (e.g. `fairy-stockfish`).
+    /// The engine whose scores replace the recorded ones: a definition file, or a name looked
+    /// up as for `match` (e.g. `fairy-stockfish`).
     #[arg(long)]
     engine: String,
+    /// A folder of engine definition files, searched first for the engine's name.
+    #[arg(long = "engines", value_name = "DIR")]
+    engines_dir: Option<PathBuf>,
     /// Nodes the engine searches per position.
     #[arg(long, default_value_t = 10_000)]
     nodes: u64,
@@ -37,7 +40,7 @@ pub struct LabelArgs {
 impl LabelArgs {
     pub fn run(self) -> Result<(), Failure> {
         let settings = LabelSettings {
-            engine: EngineConfig::load(&resolve(&self.engine))?,
+            engine: find_engine(&self.engine, self.engines_dir.as_deref())?,
             nodes: self.nodes,
             concurrency: self.concurrency,
             max_score: self.max_score,

@@ -5,11 +5,13 @@ use super::{read_text, Failure};
 use clap::Args;
 use panoply::tournament::adjudication::{Adjudication, Draw, Resign};
 use panoply::tournament::book::Book;
-use panoply::tournament::engine_config::{resolve, EngineConfig};
+use panoply::tournament::engine_lookup::find_engine;
 use panoply::tournament::openings::Suite;
+use panoply::tournament::record::GameRecord;
 use panoply::tournament::schedule::Mode;
 use panoply::tournament::shard::Shard;
 use panoply::tournament::sprt::SprtSettings;
+use panoply::tournament::standings::forfeiting_seat;
 use panoply::tournament::time_control::TimeControl;
 use panoply::tournament::{run_match, unique_names, MatchSettings};
 use std::fmt::Display;
@@ -18,9 +20,14 @@ use std::time::Duration;
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// Engine definition files (or names looked up as engines/<name>.engine); two or more.
+    /// Engine definition files, or names looked up as <name>.engine in --engines DIR,
+    /// $PANOPLY_ENGINES, ~/.config/panoply/engines and ./engines (`panoply` without a file
+    /// is this program); two or more.
     #[arg(required = true, num_args = 2..)]
     engines: Vec<String>,
+    /// A folder of engine definition files, searched first for engine names.
+    #[arg(long = "engines", value_name = "DIR")]
+    engines_dir: Option<PathBuf>,
     /// Variant to play (repeatable; every pair plays every variant).
     #[arg(long = "variant", default_value = "chess")]
     variants: Vec<String>,
@@ -111,7 +118,7 @@ impl MatchArgs {
         let mut engines = self
             .engines
             .iter()
-            .map(|e| EngineConfig::load(&resolve(e)))
+            .map(|e| find_engine(e, self.engines_dir.as_deref()))
             .collect::<Result<Vec<_>, _>>()?;
         unique_names(&mut engines);
         let settings = MatchSettings {
@@ -136,15 +143,15 @@ impl MatchArgs {
             shard,
         };
         let report = run_match(&settings)?;
-        println!();
-        print!("{}", report.summary());
+        panoply::outln!();
+        panoply::out!("{}", report.summary());
         if shard != Shard::WHOLE {
-            println!(
+            panoply::outln!(
                 "Shard {shard}: {} games of the schedule; merge every shard's PGN with `panoply results`",
                 report.games.len()
             );
         }
-        Ok(())
+        every_game_forfeited(&report.games)
     }
 
     /// The books given with `--book`, merged (None without any).
@@ -189,6 +196,19 @@ impl MatchArgs {
             Some(n) => Ok(TimeControl::Nodes(n)),
             None => Ok(TimeControl::parse(&self.tc)?),
         }
+    }
+}
+
+/// A match whose every game ended in a forfeit measured nothing (an engine that cannot play
+/// the variant, a wrong engine file): an error, so scripts notice.
+fn every_game_forfeited(games: &[GameRecord]) -> Result<(), Failure> {
+    let first = games.first();
+    match first.filter(|_| games.iter().all(|g| forfeiting_seat(g).is_some())) {
+        Some(g) => Err(Failure(format!(
+            "every game of the match ended in a forfeit (game {}: {})",
+            g.spec.number, g.reason
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -105,7 +105,7 @@ fn write_text(out: Option<&Path>, text: &str) -> Result<(), Failure> {
     match out {
         Some(p) => std::fs::write(p, text).map_err(|e| Failure(format!("{}: {e}", p.display()))),
         None => {
-            print!("{text}");
+            panoply::out!("{text}");
             Ok(())
         }
     }

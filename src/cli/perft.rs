@@ -39,7 +39,7 @@ impl PerftArgs {
             let start = Instant::now();
             let total = self.count(t, &pos);
             report_speed(total, start);
-            println!("Nodes searched: {total}");
+            panoply::outln!("Nodes searched: {total}");
         });
         Ok(())
     }
@@ -57,7 +57,7 @@ impl PerftArgs {
             .collect();
         rows.sort();
         if self.divide {
-            rows.iter().for_each(|(m, n)| println!("{m}: {n}"));
+            rows.iter().for_each(|(m, n)| panoply::outln!("{m}: {n}"));
         }
         if self.depth == 0 {
             1

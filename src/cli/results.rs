@@ -45,7 +45,7 @@ impl ResultsArgs {
                 merged.left_out
             );
         }
-        print!("{}", merged.report.summary());
+        panoply::out!("{}", merged.report.summary());
         Ok(())
     }
 }

@@ -51,14 +51,14 @@ impl SearchArgs {
             let stop = AtomicBool::new(false);
             let result = searcher.search(&game, &limits, &stop, &mut |i: &Info| {
                 let pv: Vec<String> = i.pv.iter().map(|&m| game.format_move(m)).collect();
-                println!(
+                panoply::outln!(
                     "depth {} seldepth {} score {} nodes {} time {} pv {}",
                     i.depth, i.seldepth, show(i.score), i.nodes, i.time.as_millis(), pv.join(" ")
                 );
             });
             match result.best {
-                Some(m) => println!("bestmove {} ({})", game.format_move(m), show(result.score)),
-                None => println!("no legal move ({})", show(result.score)),
+                Some(m) => panoply::outln!("bestmove {} ({})", game.format_move(m), show(result.score)),
+                None => panoply::outln!("no legal move ({})", show(result.score)),
             }
         });
         Ok(())

@@ -155,7 +155,7 @@ impl SelfplayArgs {
 
     fn print_moves(&self, record: &Record) {
         if self.moves {
-            println!("  moves: {}", record.moves.join(" "));
+            panoply::outln!("  moves: {}", record.moves.join(" "));
         }
     }
 
@@ -252,7 +252,7 @@ impl Tally {
     }
 
     fn print(&self, secs: f64) {
-        println!(
+        panoply::outln!(
             "summary: {} games, {:.1} plies on average, {:.1} s, {} nodes",
             self.games,
             self.plies as f64 / self.games.max(1) as f64,
@@ -260,10 +260,10 @@ impl Tally {
             self.nodes
         );
         for (result, n) in &self.results {
-            println!("  result {result}: {n}");
+            panoply::outln!("  result {result}: {n}");
         }
         for (ending, n) in &self.endings {
-            println!("  ending {ending}: {n}");
+            panoply::outln!("  ending {ending}: {n}");
         }
     }
 }
@@ -305,11 +305,11 @@ fn run_two_player<B: BitSet>(t: &Arc<Tables<B>>, o: &SelfplayArgs) -> Result<(),
             r.write(&o.position.variant, &seen, white_result(&record.outcome))?;
         }
         let text = tally.add(&record, name, o.max_plies);
-        println!("game {}: {text} after {} plies", g + 1, record.plies);
+        panoply::outln!("game {}: {text} after {} plies", g + 1, record.plies);
         o.print_moves(&record);
     }
     if let Some(r) = recorder {
-        println!("recorded {} positions to {}", r.written, r.path.display());
+        panoply::outln!("recorded {} positions to {}", r.written, r.path.display());
     }
     tally.print(start.elapsed().as_secs_f64());
     Ok(())
@@ -467,7 +467,7 @@ impl EngineScores {
     fn print(&self, players: usize) {
         for (name, games) in &self.seats {
             let score = self.scores.get(name).copied().unwrap_or(0.0);
-            println!(
+            panoply::outln!(
                 "  engine {name}: {} wins, ahead in {} unfinished games, from {games} army-games; \
                  score {score:.2} = {:.1}% (equal play: {:.1}%)",
                 self.wins.get(name).copied().unwrap_or(0),
@@ -508,10 +508,10 @@ impl Measurements {
 
     fn print(&self, o: &SelfplayArgs, t: &Arc<Tables<Wide>>) -> Result<(), Failure> {
         if o.mobility {
-            print!("{}", mobility_report(t, &self.occupancies));
+            panoply::out!("{}", mobility_report(t, &self.occupancies));
         }
         if o.fit_values {
-            print!(
+            panoply::out!(
                 "{}",
                 fit_report(t, &o.new_game(t)?.pos, &self.value_samples)
             );
@@ -572,7 +572,7 @@ fn print_game_line(
             )
         })
         .collect();
-    println!(
+    panoply::outln!(
         "game {}: {text} after {} plies{ahead}; checkmates: {}; engines: {}",
         g + 1,
         record.plies,

@@ -25,7 +25,10 @@ impl ShellArgs {
         };
         let p = &self.position;
         let mut shell = Shell::new(&p.variant, p.fen.as_deref(), method)?;
-        shell.run(std::io::stdin().lock(), std::io::stdout().lock())?;
-        Ok(())
+        // A reader that went away (`panoply shell < moves | head`) ends the shell quietly.
+        match shell.run(std::io::stdin().lock(), std::io::stdout().lock()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => Ok(other?),
+        }
     }
 }

@@ -19,12 +19,12 @@ impl ShowArgs {
     pub fn run(self) -> Result<(), Failure> {
         with_tables!(&self.line.tables()?, t => {
             let pos = self.line.game(t)?.pos;
-            print!("{}", diagram(t, &pos));
-            println!("{}", fen::format(t, &pos));
+            panoply::out!("{}", diagram(t, &pos));
+            panoply::outln!("{}", fen::format(t, &pos));
             let mut moves: Vec<String> =
                 legal_moves(t, &pos).iter().map(|&m| format_move(t, m)).collect();
             moves.sort();
-            println!("{} legal moves: {}", moves.len(), moves.join(" "));
+            panoply::outln!("{} legal moves: {}", moves.len(), moves.join(" "));
         });
         Ok(())
     }

@@ -16,9 +16,11 @@ impl Output {
     pub fn stdout() -> Output {
         Output(Arc::new(|line: &str| {
             let mut out = std::io::stdout().lock();
-            // A closed stdout means the GUI is gone; the next read of stdin ends the loop.
-            let _ = writeln!(out, "{line}");
-            let _ = out.flush();
+            // A closed stdout means the GUI is gone: nobody reads what the engine says, so
+            // it ends at once and quietly, as a GUI that quits expects.
+            if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                crate::out::end_on_write_error(&e);
+            }
         }))
     }
 

@@ -134,7 +134,7 @@ impl Uci {
 
     fn identify(&self) {
         self.out
-            .send(&format!("id name Panoply {}", env!("CARGO_PKG_VERSION")));
+            .send(&format!("id name {}", crate::version::engine_name()));
         self.out.send("id author the Panoply developers");
         let names = games::names();
         let vars: Vec<String> = names.iter().map(|n| format!("var {n}")).collect();

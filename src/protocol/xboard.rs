@@ -322,8 +322,8 @@ impl XBoard {
         self.out.send("feature done=0");
         self.out.send(&format!(
             "feature ping=1 setboard=1 usermove=1 playother=1 analyze=1 memory=1 smp=1 colors=0 \
-             sigint=0 sigterm=0 san=0 time=1 draw=0 reuse=1 highlight=1 myname=\"Panoply {}\"",
-            env!("CARGO_PKG_VERSION")
+             sigint=0 sigterm=0 san=0 time=1 draw=0 reuse=1 highlight=1 myname=\"{}\"",
+            crate::version::engine_name()
         ));
         self.out
             .send(&format!("feature variants=\"{}\"", variants.join(",")));

@@ -463,11 +463,19 @@ fn assign_slots(
             .find(letter)
             .filter(|&s| s != PAWN_SLOT && s != DEFAULT_KING_SLOT && !standard(s))
     };
+    // XBoard reads the castling field `KQkq` of a position string as "the outermost piece of
+    // its Rook type on that side" and drops the right when there is none; so a castling
+    // partner that moves otherwise (an army from a file, the Nutty Knights' Charging Rook)
+    // takes the Rook's type unless a true Rook has it, or XBoard's position strings and
+    // PGN lose the rights. Its own letter and `piece` line still say what it is.
+    let partners = castling_partners(v);
+    let by_castling = |k: Kind| partners.contains(&k).then_some(ROOK_SLOT);
     let mut used = vec![false; slots];
     let mut slot_of: Vec<Option<usize>> = vec![None; kinds.len()];
-    let preferences: [&dyn Fn(Kind, char) -> Option<usize>; 3] = [
+    let preferences: [&dyn Fn(Kind, char) -> Option<usize>; 4] = [
         &|k, _| special(k),
         &|k, _| by_moves(k).filter(|_| ordinary(k)),
+        &|k, _| by_castling(k).filter(|_| ordinary(k)),
         &|_, letter| by_letter(letter),
     ];
     // Free slots for the rest, those that picture no standard piece first.
@@ -503,6 +511,39 @@ fn assign_slots(
     Ok(out)
 }
 
+/// XBoard's Rook type, the one its castling field looks for.
+const ROOK_SLOT: usize = 3;
+
+/// The kinds that stand on a castling's partner cell in the start position.
+fn castling_partners(v: &Variant) -> Vec<Kind> {
+    let board = v.start_position.split_whitespace().next().unwrap_or("");
+    let rows: Vec<&str> = board.split('/').collect();
+    let token_at = |x: i32, y: i32| -> Option<char> {
+        let row = rows.get((v.shape.ranks as i32 - 1 - y) as usize)?;
+        let (mut file, mut skip) = (0, 0);
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                skip = skip * 10 + d as i32;
+                continue;
+            }
+            file += skip;
+            skip = 0;
+            if file == x {
+                return Some(c);
+            }
+            file += 1;
+        }
+        None
+    };
+    v.castlings
+        .iter()
+        .filter_map(|c| {
+            let (x, y, _) = v.shape.coords(c.partner_from);
+            v.kind_by_token(&token_at(x, y)?.to_ascii_uppercase().to_string())
+        })
+        .collect()
+}
+
 fn geometry(v: &Variant) -> String {
     format!("{}x{}+0_fairy", v.shape.files, v.shape.ranks)
 }
@@ -511,6 +552,16 @@ fn geometry(v: &Variant) -> String {
 mod tests {
     use super::*;
     use crate::games::by_name;
+
+    #[test]
+    fn castling_partners_take_xboards_rook_type() {
+        // The Nutty Knights' Charging Rook castles; XBoard finds castlings by its Rook type.
+        let v = by_name("cwda-nutty-fide").unwrap();
+        let x = XBoardPieces::native(&v, present_kinds(&v)).unwrap();
+        let table: Vec<char> = x.piece_to_char().chars().collect();
+        assert_eq!(table[ROOK_SLOT], 'G');
+        assert_eq!(table[x.slots + ROOK_SLOT], 'r');
+    }
 
     #[test]
     fn fairy_max_table_matches_its_setup_string() {
@@ -553,12 +604,13 @@ mod tests {
             ks
         };
         let x = XBoardPieces::native(&v, [present(0), present(1)]).unwrap();
-        // The Archbishop `C` is drawn as XBoard's Archbishop; the others, which move like no
-        // standard piece, get pictures of no standard piece (by letter where XBoard's
-        // default table has one: Bede `D`, Colonel `O`, Fibnif `I`, Charging Rook `G`).
+        // The Archbishop `C` is drawn as XBoard's Archbishop; the castling partners (Bede `D`,
+        // Charging Rook `G`) take XBoard's Rook type, which its castling rights need; the
+        // others, which move like no standard piece, get pictures of no standard piece (by
+        // letter where XBoard's default table has one: Colonel `O`, Fibnif `I`).
         assert_eq!(
             x.piece_to_char(),
-            "P......C...WA...D....Kp..........ohi.g.....k"
+            "P..D...C...WA........Kp..g.......ohi.......k"
         );
     }
 

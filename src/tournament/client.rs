@@ -66,6 +66,9 @@ pub enum EngineReply {
 
 pub trait EngineClient: Send {
     fn name(&self) -> &str;
+    /// Whether the engine offers the game's variant (UCI: the `UCI_Variant` list, XBoard:
+    /// `feature variants`), else why not in a few words.
+    fn check_variant(&self, setup: &GameSetup) -> Result<(), String>;
     /// Prepares a new game; the engine must be ready to move when this returns.
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), EngineError>;
     fn think(&mut self, request: &ThinkRequest) -> Result<EngineReply, EngineError>;

@@ -200,16 +200,6 @@ impl EngineConfig {
     }
 }
 
-/// Finds an engine definition: a path, or a bare name looked up as `engines/<name>.engine`.
-pub fn resolve(spec: &str) -> PathBuf {
-    let p = PathBuf::from(spec);
-    if p.exists() || spec.contains('/') || spec.ends_with(".engine") {
-        p
-    } else {
-        PathBuf::from("engines").join(format!("{spec}.engine"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,9 @@
 //! `panoply match`: tournaments between engines in any variant Panoply knows, refereed by
 //! Panoply's own rules.
 //!
-//! One concern per file: [`engine_config`] (engine definition files), [`process`] (a child
+//! One concern per file: [`engine_config`] (engine definition files), [`engine_lookup`]
+//! (where a named engine's file is), [`preflight`] (the variants each engine offers),
+//! [`process`] (a child
 //! process with deadlines), [`client`] (what the referee asks of an engine), [`uci`] and
 //! [`xboard`] (the two protocols), [`board`] (the rules behind an object-safe interface),
 //! [`referee`] (one game), [`time_control`], [`schedule`] (round robin, gauntlet), [`book`]
@@ -18,11 +20,13 @@ pub mod client;
 pub mod connect;
 pub mod elo;
 pub mod engine_config;
+pub mod engine_lookup;
 pub mod merge;
 pub mod openings;
 pub mod pairs;
 pub mod pgn;
 pub mod pgn_reader;
+pub mod preflight;
 pub mod process;
 pub mod progress;
 pub mod record;
@@ -220,6 +224,8 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
         .iter()
         .map(|v| games::tables(v).map_err(|e| MatchError::Setup(e.to_string())))
         .collect::<Result<_, _>>()?;
+    preflight::check_engines(&settings.engines, &tables, settings.control)
+        .map_err(MatchError::Setup)?;
     let players: Vec<usize> = tables.iter().map(|t| t.variant().players()).collect();
     let slots = schedule(
         settings.engines.len(),
@@ -349,7 +355,7 @@ impl Shared<'_> {
         let verbose = self.settings.verbose;
         if verbose {
             self.progress.clear();
-            println!(
+            crate::outln!(
                 "Finished game {} ({}): {} {{{}}}",
                 record.spec.number,
                 record.engine_names.join(" vs "),
@@ -360,7 +366,7 @@ impl Shared<'_> {
         let counted = self.tally.lock().unwrap().count(&record);
         if verbose {
             for line in &counted.lines {
-                println!("{line}");
+                crate::outln!("{line}");
             }
         }
         if counted.decided {

@@ -18,6 +18,8 @@ pub struct UciClient {
     process: EngineProcess,
     /// Option names the engine declared.
     options: Vec<String>,
+    /// The choices of its `UCI_Variant` combo (None: no combo, any name may do).
+    variants: Option<Vec<String>>,
     standard_start: bool,
     start_position: String,
     control: Option<TimeControl>,
@@ -83,6 +85,20 @@ pub fn parse_info(line: &str, info: &mut SearchInfo) {
     }
 }
 
+/// The `var` choices of `option name UCI_Variant type combo ... var a var b`.
+fn variant_choices(line: &str) -> Option<Vec<String>> {
+    if !declared_option(line)?.eq_ignore_ascii_case("UCI_Variant") || !line.contains(" type combo")
+    {
+        return None;
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let vars = words
+        .windows(2)
+        .filter(|w| w[0] == "var")
+        .map(|w| w[1].to_string());
+    Some(vars.collect())
+}
+
 /// The option name in `option name <NAME> type ...`.
 fn declared_option(line: &str) -> Option<String> {
     let rest = line.strip_prefix("option name ")?;
@@ -96,9 +112,13 @@ impl UciClient {
         process.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         let mut options = Vec::new();
+        let mut variants = None;
         process.recv_until(deadline, "uciok", |line| {
             if let Some(name) = declared_option(line) {
                 options.push(name);
+            }
+            if let Some(choices) = variant_choices(line) {
+                variants = Some(choices);
             }
             (line == "uciok").then_some(())
         })?;
@@ -106,6 +126,7 @@ impl UciClient {
             cfg: cfg.clone(),
             process,
             options,
+            variants,
             standard_start: true,
             start_position: String::new(),
             control: None,
@@ -212,14 +233,26 @@ impl EngineClient for UciClient {
         &self.cfg.name
     }
 
+    fn check_variant(&self, setup: &GameSetup) -> Result<(), String> {
+        let variant = engine_variant_name(&self.cfg, &setup.variant);
+        match &self.variants {
+            _ if !self.has_option("UCI_Variant") && variant != "chess" => {
+                Err(format!("no UCI_Variant option, cannot play {variant}"))
+            }
+            Some(list) if !list.contains(&variant) => Err(format!(
+                "it does not offer {variant} in its UCI_Variant list"
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), EngineError> {
+        // An engine told a variant it does not know may play another game (often chess).
+        self.check_variant(setup)
+            .map_err(EngineError::Unsupported)?;
         let variant = engine_variant_name(&self.cfg, &setup.variant);
         if self.has_option("UCI_Variant") {
             self.set_option("UCI_Variant", &variant)?;
-        } else if variant != "chess" {
-            return Err(EngineError::Unsupported(format!(
-                "no UCI_Variant option, cannot play {variant}"
-            )));
         }
         self.standard_start = setup.standard_start;
         self.start_position = setup.start_position.clone();
@@ -276,6 +309,23 @@ mod tests {
         assert_eq!(info.score, Some(Score::Mate(3)));
         parse_info("info string hello", &mut info);
         assert_eq!(info.depth, Some(13));
+    }
+
+    #[test]
+    fn variant_choices_are_read_from_the_combo() {
+        let line = "option name UCI_Variant type combo default chess var chess var cwda-a-b";
+        assert_eq!(
+            variant_choices(line),
+            Some(vec!["chess".to_string(), "cwda-a-b".to_string()])
+        );
+        assert_eq!(
+            variant_choices("option name UCI_Variant type string default chess"),
+            None
+        );
+        assert_eq!(
+            variant_choices("option name Hash type spin default 16"),
+            None
+        );
     }
 
     #[test]

@@ -220,6 +220,14 @@ impl XboardClient {
     /// The variant command's name, after the dialect's translation and a check against the
     /// engine's `variants` list.
     fn select_variant(&mut self, setup: &GameSetup) -> Result<String, EngineError> {
+        if self.cfg.dialect == Dialect::FairyMax {
+            return self.select_fairy_max_variant(setup);
+        }
+        self.variant_command_name(setup)
+    }
+
+    /// What `select_variant` chooses, without telling the engine anything.
+    fn variant_command_name(&self, setup: &GameSetup) -> Result<String, EngineError> {
         if setup.players != 2 {
             return Err(EngineError::Unsupported(format!(
                 "XBoard is a two-player protocol; {} has {} players",
@@ -227,7 +235,7 @@ impl XboardClient {
             )));
         }
         if self.cfg.dialect == Dialect::FairyMax {
-            return self.select_fairy_max_variant(setup);
+            return Ok(fairy_max_choice(setup)?.0.variant.to_string());
         }
         let name = match self.cfg.variant_name(&setup.variant) {
             Some(n) => n.to_string(),
@@ -248,18 +256,7 @@ impl XboardClient {
     }
 
     fn select_fairy_max_variant(&mut self, setup: &GameSetup) -> Result<String, EngineError> {
-        let unsupported =
-            || EngineError::Unsupported(format!("Fairy-Max has no variant for {}", setup.variant));
-        let armies: Vec<Army> = setup
-            .armies
-            .iter()
-            .map(|a| Army::from_name(a))
-            .collect::<Option<_>>()
-            .ok_or_else(unsupported)?;
-        if setup.variant.ends_with("-anypromo") || armies.len() != 2 {
-            return Err(unsupported());
-        }
-        let fm = fairymax::variant_for(armies[0], armies[1]).ok_or_else(unsupported)?;
+        let (fm, armies) = fairy_max_choice(setup)?;
         self.check_advertised(fm.variant)?;
         if let Some(value) = &fm.selects {
             self.process
@@ -293,9 +290,37 @@ impl XboardClient {
     }
 }
 
+/// Fairy-Max's variant for a CwDA game of built-in armies, and the armies.
+fn fairy_max_choice(
+    setup: &GameSetup,
+) -> Result<(fairymax::FairyMaxVariant, Vec<Army>), EngineError> {
+    let unsupported =
+        || EngineError::Unsupported(format!("Fairy-Max has no variant for {}", setup.variant));
+    let armies: Vec<Army> = setup
+        .armies
+        .iter()
+        .map(|a| Army::from_name(a))
+        .collect::<Option<_>>()
+        .ok_or_else(unsupported)?;
+    if setup.variant.ends_with("-anypromo") || armies.len() != 2 {
+        return Err(unsupported());
+    }
+    let fm = fairymax::variant_for(armies[0], armies[1]).ok_or_else(unsupported)?;
+    Ok((fm, armies))
+}
+
 impl EngineClient for XboardClient {
     fn name(&self) -> &str {
         &self.cfg.name
+    }
+
+    fn check_variant(&self, setup: &GameSetup) -> Result<(), String> {
+        let name = self.variant_command_name(setup);
+        match name.and_then(|n| self.check_advertised(&n)) {
+            Ok(()) => Ok(()),
+            Err(EngineError::Unsupported(why)) => Err(why),
+            Err(e) => Err(e.to_string()),
+        }
     }
 
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), EngineError> {
