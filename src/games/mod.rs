@@ -31,6 +31,8 @@ families! {
     cyclical,
     aof5,
     missionary,
+    #[cfg(test)]
+    toy,
 }
 
 pub use descriptor::{of as describe, FamilyDescriptor, GameLength, WdlFit};
