@@ -7,7 +7,7 @@
 //! Run with `cargo bench --bench search`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use panoply::search::bench::{run_one, POSITIONS};
+use panoply::search::bench::{positions, run_one};
 use std::time::Duration;
 
 /// Deep enough for pruning and reductions to shape the tree, shallow enough for criterion's
@@ -20,7 +20,7 @@ fn search_bench_positions(c: &mut Criterion) {
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    for (index, &(variant, _, moves)) in POSITIONS.iter().enumerate() {
+    for (index, (variant, _, moves)) in positions().into_iter().enumerate() {
         let nodes = run_one(index, DEPTH).expect("bench position").nodes;
         group.throughput(Throughput::Elements(nodes));
         let label = format!(

@@ -48,7 +48,7 @@ fn check_ending(g: &Game<u64>, family: Family, outcome: Outcome) -> String {
     let them = Player(1 - us.0);
     let no_moves = g.legal_moves().is_empty();
     let fen = g.position_string();
-    let swda = family == Family::Swda;
+    let swda = family == panoply::games::swda::FAMILY;
     match &outcome {
         Outcome::Win { winner, reason } => match reason.as_str() {
             "checkmate" => {

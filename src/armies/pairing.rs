@@ -5,7 +5,7 @@ use super::army::{Army, Promotion};
 use crate::games::cwda;
 use crate::geometry::{Cell, Shape};
 use crate::piece::{Kind, PieceDef, Player};
-use crate::variant::{Castling, Family, Variant};
+use crate::variant::{Castling, Variant};
 
 /// Why two armies cannot meet.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ pub fn variant(white: &Army, black: &Army, any_promotion: bool) -> Result<Varian
         castlings: castlings(&shape, [white, black]),
         ..Variant::new(
             name,
-            Family::Cwda,
+            cwda::FAMILY,
             shape,
             cwda::two_player_orientations(),
             vec!['w', 'b'],

@@ -7,6 +7,7 @@ use clap::Args;
 use panoply::datagen::generate::{self, Adjudication, DatagenSettings, Job, Progress};
 use panoply::datagen::origins::{origins, Origins};
 use panoply::datagen::{read_positions, Filter, ReadSummary};
+use panoply::games;
 use panoply::tournament::openings::Suite;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -119,24 +120,29 @@ impl DatagenArgs {
         Ok(())
     }
 
+    /// The family's id: `--family` (an older name of a family means it), or the family of
+    /// the first `--variant`.
     fn family(&self) -> Result<String, Failure> {
         if let Some(f) = &self.family {
-            return Ok(f.trim().to_ascii_lowercase());
+            return Ok(games::family_named(f)
+                .map_or_else(|| f.trim().to_ascii_lowercase(), |f| f.id().to_string()));
         }
         let first = self
             .variant
             .first()
             .ok_or("give --family NAME or --variant NAME")?;
-        Ok(match first.split('-').next().unwrap_or_default() {
-            "shatranj" => "swda".to_string(),
-            prefix => prefix.to_string(),
-        })
+        let variant = games::by_name(first).map_err(|e| Failure(e.to_string()))?;
+        Ok(variant.family.id().to_string())
     }
 
     fn suite(&self) -> Result<Suite, Failure> {
         let path = match &self.suite {
             Some(p) => p.clone(),
-            None => PathBuf::from(format!("book/suites/{}.epd", self.family()?)),
+            None => {
+                let family = self.family()?;
+                let own = games::family_named(&family).and_then(|f| games::describe(f).suite);
+                PathBuf::from(own.unwrap_or(&format!("book/suites/{family}.epd")))
+            }
         };
         if !path.exists() {
             return Err(Failure(format!(
@@ -155,14 +161,10 @@ impl DatagenArgs {
             return Ok(self.variant.clone());
         }
         let family = self.family()?;
-        let names: Vec<String> = panoply::games::names()
+        let names: Vec<String> = games::names()
             .into_iter()
-            .filter(|n| {
-                *n == family
-                    || n.starts_with(&format!("{family}-"))
-                    || (family == "swda" && n == "shatranj")
-            })
-            .filter(|n| panoply::games::tables(n).is_ok_and(|t| !suite.positions(&t).is_empty()))
+            .filter(|n| games::by_name(n).is_ok_and(|v| v.family.id() == family))
+            .filter(|n| games::tables(n).is_ok_and(|t| !suite.positions(&t).is_empty()))
             .collect();
         if names.is_empty() {
             return Err(Failure(format!(

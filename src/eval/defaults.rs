@@ -8,7 +8,6 @@ use super::values::{mobility, value_from_mobility, Mobility, PAWN_VALUE};
 use crate::bitboard::BitSet;
 use crate::movegen::tables::Tables;
 use crate::piece::{Kind, Player};
-use crate::variant::Family;
 
 /// A check the defence cannot answer by taking the checker: what armies of leapers mate
 /// with, and what a count of attacked cells around the King does not see.
@@ -55,15 +54,15 @@ pub fn apply<B: BitSet>(t: &Tables<B>, w: &mut Weights) {
         }
     }
     blend_with_next_type(t, w);
-    if t.variant.family == Family::Missionary {
+    if !super::family::of(t.variant.family).activity {
         without_activity(t, w);
     }
 }
 
 /// Mobility, threats and King attack cost a pass over every piece's reach. On the 3D
 /// Missionary board that halves the nodes per second (45k against 78k from the start) for
-/// terms no measurement has backed there yet, so that family starts without them; a tuned
-/// weight file can switch them on.
+/// terms no measurement has backed there yet, so a family may start without them
+/// ([`super::FamilyEval::activity`]); a tuned weight file can switch them on.
 fn without_activity<B: BitSet>(t: &Tables<B>, w: &mut Weights) {
     for g in [
         Global::ThreatByPawn,

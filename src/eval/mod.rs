@@ -3,13 +3,15 @@
 //! kind, cells a piece can move to, enemy pieces it threatens, cells around an enemy King it
 //! attacks, checks it could give from cells the enemy does not cover, passed pawns by how far they have come — and multiplies by a (middlegame,
 //! endgame) weight. The counts are written once, over a [`Sink`]: scoring adds the weights,
-//! the tuner's [`trace`] records the counts. Weights are tuned per family (`weights/`) or
+//! the tuner's [`trace`] records the counts. Weights are tuned per family (`weights/`, handed
+//! over by the family's descriptor as a [`FamilyEval`]) or
 //! derived from the pieces' moves ([`defaults`]). Scores are per player and combined
 //! relative to the side to move, so nothing here assumes two players except the final "us
 //! minus the best opponent".
 
 pub mod attacks;
 pub mod defaults;
+pub mod family;
 pub mod keys;
 pub mod params;
 pub mod pawns;
@@ -25,6 +27,7 @@ use crate::position::Position;
 use crate::variant::RoyalRule;
 use arrayvec::ArrayVec;
 use attacks::{captures_by_leaps_only, leap_attacks, reach};
+pub use family::FamilyEval;
 use keys::Keys;
 use params::{family_weights, Global, Param, PerKind, Tapered, Weights};
 use pawns::PawnGeometry;

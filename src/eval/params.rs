@@ -2,8 +2,9 @@
 //! weight times a count the position supplies; the names index one flat vector per variant.
 //! Per-kind terms (value, mobility, ...) get one weight per piece kind, keyed by the kind's
 //! name, so that one weight file serves every variant of a family (all CwDA pairings share
-//! their pieces). Tuned weights live in `weights/<family>.txt`, compiled into the binary;
-//! what a file does not name keeps its default, derived from the pieces' moves.
+//! their pieces). Tuned weights live in `weights/<family>.txt`, compiled into the binary by
+//! the family's descriptor; what a file does not name keeps its default, derived from the
+//! pieces' moves.
 
 use crate::variant::{Family, Variant};
 use std::fmt;
@@ -339,13 +340,7 @@ impl std::error::Error for WeightError {}
 
 /// The tuned weights compiled in for a family (may be empty: defaults apply).
 pub fn family_weights(family: Family) -> &'static str {
-    match family {
-        Family::Cwda => include_str!("weights/cwda.txt"),
-        Family::Cyclical => include_str!("weights/cyclical.txt"),
-        Family::Swda => include_str!("weights/swda.txt"),
-        Family::Missionary => include_str!("weights/missionary.txt"),
-        Family::ArmiesOfFaith => "",
-    }
+    super::family::of(family).weights
 }
 
 #[cfg(test)]
@@ -362,12 +357,7 @@ mod tests {
         }
         // Names are checked against the union of the family's variants: a file line must
         // name a weight that at least one variant of the family has.
-        for family in [
-            Family::Cwda,
-            Family::Cyclical,
-            Family::Swda,
-            Family::Missionary,
-        ] {
+        for family in games::families() {
             let variants: Vec<Variant> = games::names()
                 .iter()
                 .filter_map(|n| games::by_name(n).ok())

@@ -12,4 +12,9 @@ pub trait Utility<B: BitSet>: Sync {
     fn piece_value(&self, k: Kind) -> i32;
     /// The utility of a won game.
     fn win(&self) -> i32;
+    /// Each player's static score in `pos`, as the browser board shows them beside the
+    /// armies; `None` for an evaluation that has no such per-army figure to show.
+    fn army_scores(&self, _t: &Tables<B>, _pos: &Position<B>) -> Option<Vec<i32>> {
+        None
+    }
 }

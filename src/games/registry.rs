@@ -1,11 +1,24 @@
-//! The registry of variant names: the one way in from a name to a variant, for the built-in
-//! families and for sources added at run time.
+//! The registry of families and variant names: the list of the built-in families (the one
+//! line a new family adds), and the one way in from a name to a variant, for those families
+//! and for sources added at run time.
 
+use super::describe;
 use super::error::VariantError;
-use super::{aof5, cwda, cyclical, missionary, swda};
 use crate::game::AnyTables;
-use crate::variant::Variant;
-use std::sync::{Arc, PoisonError, RwLock};
+use crate::variant::{Family, Variant};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+
+/// The built-in families, in the registry's order (the list in `games/mod.rs`).
+pub fn families() -> impl Iterator<Item = Family> {
+    static LISTED: OnceLock<Vec<Family>> = OnceLock::new();
+    LISTED.get_or_init(super::listed).iter().copied()
+}
+
+/// The family whose id (or one of its older names) is `name`, in any case.
+pub fn family_named(name: &str) -> Option<Family> {
+    let name = name.trim().to_ascii_lowercase();
+    families().find(|&f| f.id() == name || describe(f).aliases.contains(&name.as_str()))
+}
 
 /// Variants that a source added at run time knows, besides the built-in ones.
 static ADDED: RwLock<Vec<Arc<dyn VariantSource>>> = RwLock::new(Vec::new());
@@ -49,43 +62,17 @@ pub fn tables(name: &str) -> Result<AnyTables, VariantError> {
     by_name(name).map(AnyTables::new)
 }
 
+/// The variant of the first built-in family that knows the name.
 fn built_in(name: &str) -> Result<Variant, VariantError> {
-    let name = name.to_string();
-    if name == "chess" {
-        let mut v = cwda::variant(cwda::Army::Fide, cwda::Army::Fide, false);
-        v.name = "chess".into();
-        return Ok(v);
-    }
-    match name.as_str() {
-        "aof5" => return Ok(aof5::variant(false)),
-        "aof5-raj" => return Ok(aof5::variant(true)),
-        _ => {}
-    }
-    if let Some(rest) = name.strip_prefix("cwda-") {
-        return cwda::parse_name(rest);
-    }
-    if name == "shatranj" {
-        return Ok(swda::shatranj());
-    }
-    if let Some(rest) = name.strip_prefix("swda-") {
-        return swda::parse_name(rest);
-    }
-    if name.starts_with("cyclical") {
-        return cyclical::parse_name(&name);
-    }
-    if missionary::Subvariant::from_name(&name).is_some() {
-        return missionary::by_name(&name);
-    }
-    Err(VariantError::Unknown(name))
+    families()
+        .find_map(|f| (describe(f).parse)(name))
+        .unwrap_or_else(|| Err(VariantError::Unknown(name.to_string())))
 }
 
-/// Every variant name known: the built-in ones, then those of the added sources.
+/// Every variant name known: the built-in families' in the registry's order, then those of
+/// the added sources.
 pub fn names() -> Vec<String> {
-    let mut out = cwda::names();
-    out.extend(swda::names());
-    out.extend(cyclical::names());
-    out.extend(aof5::names());
-    out.extend(missionary::names());
+    let mut out: Vec<String> = families().flat_map(|f| (describe(f).names)()).collect();
     for source in added() {
         out.extend(source.names());
     }
@@ -95,6 +82,7 @@ pub fn names() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::FamilyDescriptor;
 
     /// A source that knows one name: chess under another name.
     struct Renamed;
@@ -112,6 +100,32 @@ mod tests {
         fn names(&self) -> Vec<String> {
             vec!["registry-test-chess".into()]
         }
+    }
+
+    #[test]
+    fn every_family_has_a_descriptor_a_unique_id_and_builds_its_own_names() {
+        let ids: Vec<&str> = families().map(|f| f.id()).collect();
+        let shipped = ["cwda", "swda", "cyclical", "aof5", "missionary"];
+        assert_eq!(ids[..shipped.len()], shipped);
+        let unique: std::collections::BTreeSet<_> = ids.iter().collect();
+        assert_eq!(unique.len(), ids.len(), "{ids:?}");
+        for family in families() {
+            let descriptor = family.data::<FamilyDescriptor>();
+            assert!(descriptor.is_some(), "{family} has no descriptor");
+            let names = (describe(family).names)();
+            assert!(!names.is_empty(), "{family} names no variant");
+            for name in names {
+                let v = by_name(&name).unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert_eq!((v.name.as_str(), v.family), (name.as_str(), family));
+            }
+        }
+        // The old name of Armies of Faith in network headers still finds it.
+        assert_eq!(
+            family_named(" ArmiesOfFaith "),
+            Some(super::super::aof5::FAMILY)
+        );
+        assert_eq!(family_named("swda"), Some(super::super::swda::FAMILY));
+        assert_eq!(family_named("nosuch"), None);
     }
 
     #[test]

@@ -2,19 +2,12 @@
 //! that the search works on any such family without naming one.
 
 use crate::bitboard::BitSet;
-use crate::eval::utility::Utility;
 use crate::movegen::tables::Tables;
-use crate::variant::Family;
-use std::sync::Arc;
 
-/// A multi-player evaluation shared by the search threads.
-pub type SharedUtility<B> = Arc<dyn Utility<B> + Send + Sync>;
+pub use super::descriptor::SharedUtility;
 
-/// The evaluation the multi-player search uses for the variant of `t`; `None` for a family
-/// without one (every two-player family).
+/// The evaluation the multi-player search uses for the variant of `t` (its family's
+/// descriptor's); `None` for a family without one (every two-player family).
 pub fn multi_player_utility<B: BitSet>(t: &Tables<B>) -> Option<SharedUtility<B>> {
-    match t.variant.family {
-        Family::ArmiesOfFaith => Some(Arc::new(super::aof5::eval::Eval::new(t))),
-        Family::Cwda | Family::Cyclical | Family::Swda | Family::Missionary => None,
-    }
+    super::describe(t.variant.family).utility.as_ref()?.build(t)
 }

@@ -8,7 +8,8 @@
 //!
 //! Which network a variant gets ([`EvalSettings::network_for`]): none when `UseNNUE` is off;
 //! else the `EvalFile` network when one is loaded and knows the variant's pieces; else the
-//! network built into the binary for the variant's family ([`EMBEDDED`]); else none.
+//! network built into the binary for the variant ([`BuiltInNetworks`], which the family's
+//! descriptor fills in); else none.
 
 pub mod accumulator;
 pub mod features;
@@ -21,23 +22,31 @@ use crate::bitboard::BitSet;
 use crate::movegen::tables::Tables;
 use crate::piece::{Piece, Player};
 use crate::position::Position;
-use crate::variant::Family;
+use crate::variant::Variant;
 use features::{KindMap, MapError};
 use format::{FormatError, Network};
 use layers::BoundsError;
 use simd::Path;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, PoisonError};
 
-/// Networks built into the binary, by family. To ship one, put the file at
-/// `networks/<family>.nnue` and add its line, e.g.
-/// `(Family::Cwda, include_bytes!("../../networks/cwda.nnue")),`.
-/// Families not listed here use the classical evaluation unless an `EvalFile` is given.
-pub const EMBEDDED: &[(Family, &[u8])] = &[
-    (Family::Cwda, include_bytes!("../../networks/cwda.nnue")),
-    (Family::Swda, include_bytes!("../../networks/swda.nnue")),
-];
+/// A network file built into the binary.
+pub struct BuiltInNetwork {
+    /// Its file, for messages (`networks/cwda.nnue`).
+    pub file: &'static str,
+    pub bytes: &'static [u8],
+}
+
+/// The networks a family builds in, and which of them serves each of its variants. To ship
+/// one, put the file at `networks/<family>.nnue` and list it in the family's descriptor
+/// (`games/<family>/descriptor.rs`). Variants without one use the classical evaluation
+/// unless an `EvalFile` is given.
+pub struct BuiltInNetworks {
+    pub all: &'static [BuiltInNetwork],
+    /// The index in `all` of the network for a variant, if any.
+    pub pick: fn(&Variant) -> Option<usize>,
+}
 
 /// The protocols' option names (UCI and XBoard alike).
 pub const USE_NNUE: &str = "UseNNUE";
@@ -172,24 +181,26 @@ impl Nnue {
     }
 }
 
-/// The built-in network of a family, read once.
-pub fn embedded(family: Family) -> Option<Arc<Network>> {
-    static PARSED: OnceLock<Vec<(Family, Option<Arc<Network>>)>> = OnceLock::new();
-    let parsed = PARSED.get_or_init(|| {
-        EMBEDDED
-            .iter()
-            .map(|&(f, bytes)| {
-                let net = Network::from_bytes(bytes)
-                    .map_err(|e| log::warn!("the built-in {f:?} network is refused: {e}"))
-                    .ok();
-                (f, net.map(Arc::new))
-            })
-            .collect()
-    });
-    parsed
-        .iter()
-        .find(|(f, _)| *f == family)
-        .and_then(|(_, n)| n.clone())
+/// The built-in network for `variant` (its family's choice), each file read once.
+pub fn embedded(variant: &Variant) -> Option<Arc<Network>> {
+    let built_in = variant.family.data::<BuiltInNetworks>()?;
+    parsed(built_in.all.get((built_in.pick)(variant)?)?)
+}
+
+/// `built_in` read, or `None` when it is refused; the first call reads the file.
+pub fn parsed(built_in: &'static BuiltInNetwork) -> Option<Arc<Network>> {
+    type Parsed = Vec<(&'static str, Option<Arc<Network>>)>;
+    static PARSED: Mutex<Parsed> = Mutex::new(Vec::new());
+    let mut parsed = PARSED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, net)) = parsed.iter().find(|(f, _)| *f == built_in.file) {
+        return net.clone();
+    }
+    let net = Network::from_bytes(built_in.bytes)
+        .map_err(|e| log::warn!("the built-in {} network is refused: {e}", built_in.file))
+        .ok()
+        .map(Arc::new);
+    parsed.push((built_in.file, net.clone()));
+    net
 }
 
 /// The evaluation the user chose: the `UseNNUE` switch and the `EvalFile` network.
@@ -230,7 +241,7 @@ impl EvalSettings {
             Some(Err(e)) => log::info!("EvalFile not for {}: {e}", t.variant.name),
             None => {}
         }
-        let net = embedded(t.variant.family)?;
+        let net = embedded(&t.variant)?;
         Nnue::new(net, t)
             .map_err(|e| log::warn!("the built-in network is not for {}: {e}", t.variant.name))
             .ok()
@@ -310,9 +321,14 @@ mod tests {
 
     #[test]
     fn every_built_in_network_is_readable() {
-        for &(family, _) in EMBEDDED {
-            assert!(embedded(family).is_some(), "{family:?}");
+        let mut count = 0;
+        for family in crate::games::families() {
+            for built_in in family.data::<BuiltInNetworks>().map_or(&[][..], |b| b.all) {
+                assert!(parsed(built_in).is_some(), "{}", built_in.file);
+                count += 1;
+            }
         }
+        assert!(count >= 2, "the CwDA and SwDA networks are built in");
     }
 
     /// Searches a few moves of a game with a random network, every accumulator the search

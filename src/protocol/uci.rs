@@ -318,7 +318,7 @@ impl Uci {
         let wdl = self
             .choices
             .show_wdl
-            .then(|| WdlModel::for_family(self.session.variant().family));
+            .then(|| WdlModel::for_variant(self.session.variant()));
         let report = Box::new(move |r: &Info<String>| out.send(&info_line(r, wdl)));
         self.session
             .start_search(limits, stop.clone(), report, search_done_to(&self.tx));

@@ -1,7 +1,7 @@
 //! The search half of `panoply bench`: a fixed-depth, single-thread search over a fixed list
 //! of positions of every supported game. The total node count is a regression signature
 //! (search is deterministic on one thread at a fixed depth); nodes per second is the speed.
-//! Add a family's positions to [`POSITIONS`] when it becomes playable.
+//! The positions are the families' own ([`positions`]): a family's descriptor lists them.
 
 use super::{Info, Limits, SearchOptions, Searcher};
 use crate::bitboard::BitSet;
@@ -16,30 +16,16 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// (variant, position string or "" for the start position, moves played from there).
-pub const POSITIONS: &[(&str, &str, &str)] = &[
-    ("chess", "", ""),
-    (
-        "chess",
-        "",
-        "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7",
-    ),
-    (
-        "chess",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "",
-    ),
-    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", ""),
-    ("cwda-clobberers-nutty", "", ""),
-    ("cwda-clobberers-nutty", "", "e2e4 e7e5 b1d3 b8c6 g1e3 g8f6"),
-    ("cwda-nutty-rookies", "", ""),
-    ("cwda-nutty-rookies", "", "d2d4 d7d5 c1d3 c8c6 b1c3 b8b6"),
-    ("cwda-rookies-fide", "", ""),
-    ("cwda-rookies-fide", "", "e2e4 e7e5 b1b3 g8f6 g1g3 b8c6"),
-    ("cwda-fide-clobberers", "", "d2d4 d7d5 c2c4 e7e6 b1c3 b8d6"),
-    ("cwda-clobberers-rookies", "", ""),
-    ("cwda-nutty-fide", "", "e2e4 c7c5 g1f3 d7d6"),
-];
+/// A bench position: variant, position string or "" for the start position, moves played
+/// from there.
+pub type BenchPosition = (&'static str, &'static str, &'static str);
+
+/// Every family's bench positions, in the registry's order.
+pub fn positions() -> Vec<BenchPosition> {
+    games::families()
+        .flat_map(|f| games::describe(f).bench_positions.iter().copied())
+        .collect()
+}
 
 /// One bench position's result.
 pub struct BenchLine {
@@ -81,12 +67,12 @@ pub fn run(depth: u32) -> Result<Vec<BenchLine>, String> {
 
 /// [`run`] with the given evaluation.
 pub fn run_with(depth: u32, eval: &BenchEval) -> Result<Vec<BenchLine>, String> {
-    (0..POSITIONS.len())
+    (0..positions().len())
         .map(|i| run_one_with(i, depth, eval))
         .collect()
 }
 
-/// Searches bench position `index` of [`POSITIONS`] to `depth` on one thread with a fresh
+/// Searches bench position `index` of [`positions`] to `depth` on one thread with a fresh
 /// table (the criterion benchmark times these one by one).
 pub fn run_one(index: usize, depth: u32) -> Result<BenchLine, String> {
     run_one_with(index, depth, &BenchEval::Default)
@@ -94,7 +80,7 @@ pub fn run_one(index: usize, depth: u32) -> Result<BenchLine, String> {
 
 /// [`run_one`] with the given evaluation.
 pub fn run_one_with(index: usize, depth: u32, eval: &BenchEval) -> Result<BenchLine, String> {
-    let &(variant, fen, moves) = POSITIONS
+    let (variant, fen, moves) = *positions()
         .get(index)
         .ok_or_else(|| format!("no bench position {index}"))?;
     search_variant(variant, fen, moves, depth, eval)
@@ -142,7 +128,7 @@ pub fn network_variants(net: &Arc<Network>) -> Vec<String> {
 /// speed of a network does not depend on its weights.
 pub fn random_network(hidden: usize) -> Result<Network, String> {
     let mut tables = Vec::new();
-    for &(variant, _, _) in POSITIONS {
+    for (variant, _, _) in positions() {
         match games::tables(variant).map_err(|e| e.to_string())? {
             crate::game::AnyTables::Narrow(t) => tables.push(t),
             crate::game::AnyTables::Wide(_) => return Err(format!("{variant} is not 8x8")),

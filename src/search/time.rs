@@ -3,8 +3,9 @@
 //! clock in any of its forms, or nothing) it makes:
 //!
 //! 1. an expected number of moves still to play: the clock's `moves_to_go`, or else the
-//!    family's expected game length minus the moves made ([`expected_moves_left`], set by the
-//!    session in [`Limits::moves_left`]; four-player armies play 130–160 moves each);
+//!    family's expected game length (its descriptor's [`GameLength`]) minus the moves made
+//!    ([`expected_moves_left`], set by the session in [`Limits::moves_left`]; four-player
+//!    armies play 130–160 moves each);
 //! 2. a base budget, the clock's equal share over those moves plus most of the increment,
 //!    with the overhead (`Move Overhead` plus the lag the protocol measured) kept in hand;
 //! 3. a soft limit — start no iteration after it — which [`Pacer`] stretches while the best
@@ -13,7 +14,7 @@
 //!    searchers' own checks every few hundred nodes.
 
 use super::{Clock, Limits, MATE_BOUND};
-use crate::variant::Family;
+pub use crate::games::GameLength;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -27,44 +28,10 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 /// Moves assumed left in a sudden-death game when nobody said how far the game is.
 const HORIZON: u32 = 32;
 
-/// How long a family's games last, in moves of one army, as the budget assumes them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameLength {
-    /// Moves an army makes in a typical game.
-    pub expected: u32,
-    /// However long the game already is, budget as if at least this many moves remain.
-    pub floor: u32,
-    /// Early in the game, budget for at most this many moves.
-    pub cap: u32,
-}
-
-/// The expected game length per family. Two-player 2D games: the old fixed horizon of 32
-/// early on, down to 20 moves left by move 36. Missionary 3D games run longer. Four-player
-/// Armies of Faith games last 130–160 moves per army (issue 41): budgeting for 32 moves ran
-/// the clock out at 2 s + 0.02 s long before the end.
-pub fn game_length(family: Family) -> GameLength {
-    match family {
-        Family::Cwda | Family::Cyclical | Family::Swda => GameLength {
-            expected: 56,
-            floor: 20,
-            cap: HORIZON,
-        },
-        Family::Missionary => GameLength {
-            expected: 80,
-            floor: 25,
-            cap: 40,
-        },
-        Family::ArmiesOfFaith => GameLength {
-            expected: 160,
-            floor: 40,
-            cap: 160,
-        },
-    }
-}
-
-/// Moves the side to move is expected still to play after `moves_made` of its own.
-pub fn expected_moves_left(family: Family, moves_made: u32) -> u32 {
-    let g = game_length(family);
+/// Moves the side to move is expected still to play after `moves_made` of its own, in a game
+/// of length `g` (the family's; two-player 2D games: the old fixed horizon of 32 early on,
+/// down to 20 moves left by move 36).
+pub fn expected_moves_left(g: GameLength, moves_made: u32) -> u32 {
     g.expected.saturating_sub(moves_made).clamp(g.floor, g.cap)
 }
 /// How often the watchdog looks at the clock and the stop flag.
@@ -426,11 +393,16 @@ mod tests {
 
     #[test]
     fn four_player_armies_budget_for_their_long_games() {
-        assert_eq!(expected_moves_left(Family::ArmiesOfFaith, 0), 160);
-        assert_eq!(expected_moves_left(Family::ArmiesOfFaith, 150), 40);
-        assert_eq!(expected_moves_left(Family::Cwda, 0), 32);
-        assert_eq!(expected_moves_left(Family::Cwda, 30), 26);
-        assert_eq!(expected_moves_left(Family::Cwda, 100), 20);
+        let length = |name: &str| {
+            let v = crate::games::by_name(name).unwrap();
+            crate::games::describe(v.family).game_length
+        };
+        let (aof, cwda) = (length("aof5"), length("chess"));
+        assert_eq!(expected_moves_left(aof, 0), 160);
+        assert_eq!(expected_moves_left(aof, 150), 40);
+        assert_eq!(expected_moves_left(cwda, 0), 32);
+        assert_eq!(expected_moves_left(cwda, 30), 26);
+        assert_eq!(expected_moves_left(cwda, 100), 20);
         // 2 s + 0.02 s, simulated (no searching): each move takes 1.3 × its soft limit plus
         // 10 ms of lag. Budgeting for the long game keeps the clock spread over 60 moves and
         // more; the old fixed horizon of 32 ran the army short of time by then.
@@ -438,7 +410,7 @@ mod tests {
             let mut left = Duration::from_millis(2000);
             for made in 0..moves {
                 let mut l = clock(left.as_millis() as u64, 20, None);
-                l.moves_left = pace.then(|| expected_moves_left(Family::ArmiesOfFaith, made));
+                l.moves_left = pace.then(|| expected_moves_left(aof, made));
                 let soft = budget(&l).soft.unwrap();
                 left = (left + Duration::from_millis(20))
                     .saturating_sub(soft.mul_f64(1.3) + Duration::from_millis(10));

@@ -4,11 +4,13 @@
 //!
 //! `a` and `b` were fitted by maximum likelihood (`scripts/wdl-fit.py`: a grid over a and
 //! b, then a pattern search) to the scores and final results of 69,880 CwDA positions from
-//! Panoply's own games (positions scored beyond ±2000 cp left out). The other families have
-//! no fit of their own yet and use the CwDA one; see docs/gui.md.
+//! Panoply's own games (positions scored beyond ±2000 cp left out). Each family's descriptor
+//! gives its fit; the other families have no fit of their own yet and give the CwDA one; see
+//! docs/gui.md.
 
 use super::Score;
-use crate::variant::Family;
+use crate::games::{self, WdlFit};
+use crate::variant::Variant;
 
 /// The two parameters of the model, in centipawns.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,19 +21,10 @@ pub struct WdlModel {
     b: f64,
 }
 
-/// Fitted to CwDA games (see the module comment).
-const CWDA_FIT: WdlModel = WdlModel { a: 372.5, b: 440.6 };
-
 impl WdlModel {
-    pub fn for_family(family: Family) -> WdlModel {
-        match family {
-            // Only CwDA has a fit of its own so far.
-            Family::Cwda
-            | Family::Cyclical
-            | Family::Swda
-            | Family::Missionary
-            | Family::ArmiesOfFaith => CWDA_FIT,
-        }
+    /// The model of `variant`'s family.
+    pub fn for_variant(variant: &Variant) -> WdlModel {
+        WdlModel::from(games::describe(variant.family).wdl)
     }
 
     /// Win, draw and loss per mille for the side to move; they add up to 1000.
@@ -49,13 +42,19 @@ impl WdlModel {
     }
 }
 
+impl From<WdlFit> for WdlModel {
+    fn from(fit: WdlFit) -> WdlModel {
+        WdlModel { a: fit.a, b: fit.b }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn per_mille_adds_up_and_follows_the_score() {
-        let m = WdlModel::for_family(Family::Cwda);
+        let m = WdlModel::for_variant(&games::by_name("chess").unwrap());
         let even = m.per_mille(Score::Cp(0));
         assert_eq!(even[0], even[2]);
         assert_eq!(even.iter().sum::<u32>(), 1000);

@@ -5,14 +5,13 @@
 
 use crate::bitboard::BitSet;
 use crate::game::{Game, Outcome};
-use crate::games::aof5::eval::Eval;
+use crate::games::utility::multi_player_utility;
 use crate::geometry::Cell;
 use crate::movegen::tables::Tables;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Atom, Player};
 use crate::position::Position;
 use crate::session::GameVisitor;
-use crate::variant::Family;
 use serde_json::{json, Value};
 
 /// The seat names: White/Black, or the armies of a four-player game.
@@ -38,16 +37,6 @@ pub fn outcome_text(names: &[String], o: &Outcome) -> String {
     }
 }
 
-fn family_name(f: Family) -> &'static str {
-    match f {
-        Family::Cwda => "cwda",
-        Family::Cyclical => "cyclical",
-        Family::Swda => "swda",
-        Family::Missionary => "missionary",
-        Family::ArmiesOfFaith => "aof5",
-    }
-}
-
 /// The whole state of the game, except what the server adds (seats, engine settings).
 pub struct StateView;
 
@@ -59,7 +48,7 @@ impl GameVisitor for StateView {
         let outcome = g.outcome();
         json!({
             "variant": t.variant.name,
-            "family": family_name(t.variant.family),
+            "family": t.variant.family.id(),
             "players": t.players(),
             "names": names,
             "symbols": t.variant.player_symbols.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
@@ -248,10 +237,11 @@ fn in_check<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Vec<bool> {
         .collect()
 }
 
-/// The static evaluation of each army (Armies of Faith only): material, King safety and the
-/// pressure on the other Kings, as the four-player search sees them.
-fn army_scores<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<[i32; 4]> {
-    (t.variant.family == Family::ArmiesOfFaith).then(|| Eval::new(t).army_scores(t, pos))
+/// The static evaluation of each army, where the family's multi-player evaluation gives one
+/// (Armies of Faith: material, King safety and the pressure on the other Kings, as the
+/// four-player search sees them).
+fn army_scores<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Option<Vec<i32>> {
+    multi_player_utility(t)?.army_scores(t, pos)
 }
 
 /// Every legal move with the cells the page marks: from (none for drops and passes), to,

@@ -6,6 +6,7 @@ pub mod board;
 
 use crate::bitboard::BitSet;
 use crate::game::{AnyTables, Game, Outcome};
+use crate::games;
 use crate::movegen::notation::{format_move, parse_move, MoveError};
 use crate::movegen::perft;
 use crate::movegen::tables::Tables;
@@ -201,9 +202,10 @@ impl Session {
     fn pace(&self, limits: &mut Limits) {
         limits.move_overhead.get_or_insert(self.play.move_overhead);
         let made = self.fullmove().saturating_sub(1);
+        let length = games::describe(self.variant().family).game_length;
         limits
             .moves_left
-            .get_or_insert_with(|| time::expected_moves_left(self.variant().family, made));
+            .get_or_insert_with(|| time::expected_moves_left(length, made));
     }
 
     /// Switches the network evaluation on or off; returns which evaluation the variant gets.

@@ -79,7 +79,7 @@ impl fmt::Display for DatasetError {
         match self {
             DatasetError::MixedFamilies(a, b) => write!(
                 f,
-                "positions of two families ({a:?} and {b:?}): train one family per network"
+                "positions of two families ({a} and {b}): train one family per network"
             ),
             DatasetError::Map(variant, e) => write!(f, "{variant}: {e}"),
             DatasetError::TooManyInputs(n) => {

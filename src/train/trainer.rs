@@ -404,7 +404,7 @@ fn header(s: &TrainSettings, loaded: &Loaded, state: &Checkpoint) -> Header {
         .map(|(i, l)| json!({"epoch": i + 1, "train": l.train, "validation": l.validation}))
         .collect();
     Header {
-        family: format!("{:?}", loaded.family).to_lowercase(),
+        family: loaded.family.id().to_string(),
         cells: loaded.cells,
         catalog: loaded.catalog.clone(),
         hidden: state.net.hidden,

@@ -96,7 +96,7 @@ impl fmt::Display for TuneError {
             }
             TuneError::MixedFamilies(a, b) => write!(
                 f,
-                "positions of two game families ({a:?} and {b:?}): tune one family per run"
+                "positions of two game families ({a} and {b}): tune one family per run"
             ),
             TuneError::NoPositions => write!(f, "no positions to tune on"),
         }
@@ -550,7 +550,7 @@ mod tests {
         };
         let report = tune(&settings, &|_| {}).unwrap();
         std::fs::remove_file(file).unwrap();
-        let text = family_weights(Family::Cwda);
+        let text = family_weights(crate::games::cwda::FAMILY);
         let in_file: Vec<&str> = names_in(text).collect();
         assert!(in_file.len() > 50, "the CwDA file sets its weights");
         let out: HashMap<&str, Tapered> = report

@@ -10,15 +10,53 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-/// The five game families: a label that the evaluation and the protocols read (which weights,
-/// which names); the rules themselves are the other fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    Cwda,
-    Cyclical,
-    Swda,
-    Missionary,
-    ArmiesOfFaith,
+/// A game family: its id (the canonical name, `cwda`, `aof5`, ...) and the data it hands the
+/// layers above the core (evaluation weights, built-in networks, its descriptor), each item
+/// a type that the layer reading it defines. The family's descriptor in `games/<family>/`
+/// owns the one value of this type that every variant of the family carries, so the set of
+/// families is open: a new one adds no line here. Two families are the same when their ids
+/// are.
+#[derive(Clone, Copy, Default)]
+pub struct Family {
+    id: &'static str,
+    data: &'static [&'static (dyn Any + Send + Sync)],
+}
+
+impl Family {
+    /// The family called `id`, with the items the layers above the core look up by type.
+    pub const fn new(id: &'static str, data: &'static [&'static (dyn Any + Send + Sync)]) -> Self {
+        Self { id, data }
+    }
+
+    /// The canonical name: network headers, the browser board, suites and `--family` use it.
+    pub fn id(self) -> &'static str {
+        self.id
+    }
+
+    /// The family's item of type `T`, if it gives one (the default applies otherwise).
+    pub fn data<T: Any>(self) -> Option<&'static T> {
+        self.data.iter().find_map(|d| d.downcast_ref::<T>())
+    }
+}
+
+impl PartialEq for Family {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Family {}
+
+impl fmt::Debug for Family {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.id)
+    }
 }
 
 /// When a pawn-like piece promotes, and to what.

@@ -200,4 +200,7 @@ impl<B: BitSet> Utility<B> for Eval<B> {
     fn win(&self) -> i32 {
         WIN
     }
+    fn army_scores(&self, t: &Tables<B>, pos: &Position<B>) -> Option<Vec<i32>> {
+        Some(Eval::army_scores(self, t, pos).to_vec())
+    }
 }

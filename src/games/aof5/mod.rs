@@ -3,6 +3,7 @@
 //! [`events`] (checkmates between moves, promotion by checkmate, Raj replacement, game end)
 //! and the position strings in [`fen`]; the piece values are fitted in [`fit`].
 
+pub mod descriptor;
 pub mod eval;
 pub mod events;
 pub mod fen;
@@ -15,7 +16,8 @@ use crate::bitboard::{BitSet, Wide};
 use crate::geometry::{Cell, CellNaming, Orientation, Shape};
 use crate::movegen::tables::FamilyRules;
 use crate::piece::{Kind, Player};
-use crate::variant::{Family, PromotionRule, PromotionSuffix, Variant};
+use crate::variant::{PromotionRule, PromotionSuffix, Variant};
+pub use descriptor::FAMILY;
 use pieces::*;
 
 pub const CATHOLIC: Player = Player(0);
@@ -186,7 +188,7 @@ pub fn variant(raj: bool) -> Variant {
         rules: FamilyRules::for_both_widths(rules::<u64>(), rules::<Wide>()),
         ..Variant::new(
             if raj { "aof5-raj" } else { "aof5" },
-            Family::ArmiesOfFaith,
+            FAMILY,
             SHAPE,
             orientations(),
             vec!['c', 'p', 'i', 'b'],

@@ -5,6 +5,7 @@
 //! Board axes: x = filestack (a..f), y = rank (1..8, White moves toward +y), z = level
 //! (u..z). docs/rules.md writes vectors as (dL, dF, dR) = (dz, dx, dy) here.
 
+pub mod descriptor;
 pub mod fen;
 
 use super::VariantError;
@@ -12,7 +13,8 @@ use crate::bitboard::{BitSet, Wide};
 use crate::geometry::{Cell, Orientation, Shape, Vec3, DIRECTIONS};
 use crate::movegen::tables::FamilyRules;
 use crate::piece::{Atom, Kind, LeapCondition, Mode, PieceDef, Player};
-use crate::variant::{DropRules, Family, PromotionRule, PromotionSuffix, Variant};
+use crate::variant::{DropRules, PromotionRule, PromotionSuffix, Variant};
+pub use descriptor::FAMILY;
 
 /// The three subvariants (docs/rules.md 4.4 table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -364,7 +366,7 @@ pub fn variant(sub: Subvariant) -> Variant {
         rules: FamilyRules::for_both_widths(position_strings::<u64>(), position_strings::<Wide>()),
         ..Variant::new(
             sub.name(),
-            Family::Missionary,
+            FAMILY,
             shape,
             vec![Orientation::IDENTITY, Orientation::MIRROR_Y],
             vec!['w', 'b'],

@@ -712,7 +712,6 @@ mod tests {
     use super::*;
     use crate::geometry::{CellNaming, Orientation};
     use crate::piece::{unit_vectors, PieceDef};
-    use crate::variant::Family;
 
     /// A bare variant on an arbitrary shape, for geometry tests.
     fn test_variant(
@@ -725,7 +724,7 @@ mod tests {
             .collect();
         Variant::new(
             "test",
-            Family::Missionary,
+            Default::default(),
             shape,
             orientations,
             symbols,

@@ -1,9 +1,12 @@
 //! Chess with Different Armies (docs/rules.md section 1): four armies on 8x8, any pairing.
 
+pub mod descriptor;
+
 use super::VariantError;
 use crate::geometry::{Cell, Orientation, Shape};
 use crate::piece::{Kind, PieceDef, Player};
-use crate::variant::{Castling, Family, PromotionRule, Variant};
+use crate::variant::{Castling, PromotionRule, Variant};
+pub use descriptor::FAMILY;
 
 /// The four CwDA armies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,7 +227,7 @@ pub fn variant(white: Army, black: Army, any_promotion: bool) -> Variant {
         castlings: castlings(&shape, [white, black]),
         ..Variant::new(
             format!("cwda-{}-{}{}", white.name(), black.name(), suffix),
-            Family::Cwda,
+            FAMILY,
             shape,
             two_player_orientations(),
             vec!['w', 'b'],

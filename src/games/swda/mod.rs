@@ -4,6 +4,8 @@
 //! 70-move rule) and the bare-king rule, [`bare_king_verdict`], which reaches the game and the
 //! search as one of the variant's rule functions.
 
+pub mod descriptor;
+
 use super::cwda::{last_rank_promotions, two_player_orientations};
 use super::VariantError;
 use crate::bitboard::{BitSet, Wide};
@@ -13,7 +15,8 @@ use crate::movegen::tables::{FamilyRules, Tables};
 use crate::outcome::{Outcome, Verdict};
 use crate::piece::{Kind, PieceDef, Player};
 use crate::position::Position;
-use crate::variant::{Family, PromotionRule, RoyalRule, StalemateRule, Variant};
+use crate::variant::{PromotionRule, RoyalRule, StalemateRule, Variant};
+pub use descriptor::FAMILY;
 
 /// The four SwDA armies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,7 +182,7 @@ fn shatranj_rules(name: String, pieces: Vec<PieceDef>, start: String) -> Variant
         rules: FamilyRules::for_both_widths(bare_king_rules::<u64>(), bare_king_rules::<Wide>()),
         ..Variant::new(
             name,
-            Family::Swda,
+            FAMILY,
             Shape::flat(8, 8),
             two_player_orientations(),
             vec!['w', 'b'],

@@ -2,11 +2,14 @@
 //! that moves turns, on arrival, into the same slot's piece of the next CwDA army.
 //! Options: `fixed` (Kings and Pawns never change), `reverse` (Black cycles the other way).
 
+pub mod descriptor;
+
 use super::cwda::{self, Army};
 use super::VariantError;
 use crate::geometry::Shape;
 use crate::piece::{Kind, PieceDef};
-use crate::variant::{Family, Variant};
+use crate::variant::Variant;
+pub use descriptor::FAMILY;
 
 /// The slots of the cycle table: the five CwDA piece slots and the pawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,7 +154,7 @@ pub fn variant(fixed: bool, reverse: bool) -> Variant {
         morph,
         ..Variant::new(
             name,
-            Family::Cyclical,
+            FAMILY,
             shape,
             cwda::two_player_orientations(),
             vec!['w', 'b'],
