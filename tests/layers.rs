@@ -320,6 +320,8 @@ const PEERS: &[(&str, &str)] = &[
     // Fairy-Max's piece letters and pairing names, spoken over XBoard.
     ("protocol", "interop"),
     ("tournament", "interop"),
+    // A Panoply engine started by the referee gets the armies files the referee loaded.
+    ("tournament", "armies"),
     // The opening book the engine plays from (tournament/book.rs, until a records layer).
     ("protocol", "tournament"),
     // PGN, game records and time controls of saved games (until a records layer).

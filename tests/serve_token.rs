@@ -80,6 +80,10 @@ fn the_printed_address_signs_the_page_in_with_a_cookie() {
         ("Origin", origin.as_str()),
         ("Content-Type", "application/json"),
     ];
+    // Both seats human, so no engine search changes the state while the refusals are checked.
+    let seats = r#"{"seats":["human","human"]}"#;
+    let reply = request(s.addr, "POST", "/api/seats", &post, seats);
+    assert_eq!(reply.status, 200, "{}", reply.body);
     let reply = request(s.addr, "POST", "/api/move", &post, r#"{"move":"e2e4"}"#);
     assert_eq!(reply.status, 200, "{}", reply.body);
     // The sign-in itself changed nothing but the cookie.
