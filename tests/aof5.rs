@@ -398,7 +398,7 @@ fn bad_position_strings_get_precise_errors() {
 #[test]
 fn only_royals_are_adjudicated_a_draw_only_when_no_checkmate_can_follow() {
     use panoply::movegen::is_in_check;
-    use panoply::tournament::board::new_board;
+    use panoply::records::board::new_board;
     let t = tables("aof5");
     let any = panoply::games::tables("aof5").unwrap();
     let adjudicated = |pieces: &[(&str, &str)], rest: &str| {

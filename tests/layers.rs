@@ -298,10 +298,12 @@ const LAYERS: &[&[&str]] = &[
     &["games"],
     &["search"],
     &["session"],
+    &["records"],
     &[
         "armies",
         "bench",
         "datagen",
+        "engines",
         "interop",
         "protocol",
         "server",
@@ -317,19 +319,15 @@ const LAYERS: &[&[&str]] = &[
 const PEERS: &[(&str, &str)] = &[
     // Variants defined in army files, offered as engine options.
     ("protocol", "armies"),
-    // Fairy-Max's piece letters and pairing names, spoken over XBoard.
+    // Fairy-Max's piece letters and pairing names, spoken over XBoard; Fairy-Stockfish's
+    // promotions, read from its UCI output.
     ("protocol", "interop"),
-    ("tournament", "interop"),
+    ("engines", "interop"),
     // A Panoply engine started by the referee gets the armies files the referee loaded.
-    ("tournament", "armies"),
-    // The opening book the engine plays from (tournament/book.rs, until a records layer).
-    ("protocol", "tournament"),
-    // PGN, game records and time controls of saved games (until a records layer).
-    ("server", "tournament"),
-    // The opening suites the data generator starts from.
-    ("datagen", "tournament"),
-    // The labeller runs engines (clients, connections, definitions) and reads time controls.
-    ("tune", "tournament"),
+    ("engines", "armies"),
+    // The referee plays engines; the labeller asks one for its scores.
+    ("tournament", "engines"),
+    ("tune", "engines"),
     // Training positions: the tuner and the trainer read the data generator's files.
     ("tune", "datagen"),
     ("train", "datagen"),
@@ -525,7 +523,7 @@ fn an_upward_import_is_found_where_there_is_one() {
     // A peer without leave is a fault; one with leave is not.
     let files = [
         file(&["tournament"], true, "use crate::protocol::read_line;"),
-        file(&["protocol"], true, "use crate::tournament::book::Book;"),
+        file(&["protocol"], true, "use crate::records::book::Book;"),
     ];
     assert_eq!(
         upward_imports(&import_graph(&files)).unwrap(),

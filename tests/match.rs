@@ -496,7 +496,7 @@ fn a_four_seat_gauntlet_rotates_the_candidate_and_scores_its_games() {
 
 #[test]
 fn two_panoplies_play_cwda_and_shatranj_from_the_books() {
-    use panoply::tournament::book::Book;
+    use panoply::records::book::Book;
     let (a, b) = (panoply_engine("Panoply A"), panoply_engine("Panoply B"));
     let books = [repo_file("book/cwda.book"), repo_file("book/shatranj.book")];
     let run = run_match(

@@ -8,7 +8,7 @@ use panoply::datagen::generate::{self, Adjudication, DatagenSettings, Job, Progr
 use panoply::datagen::origins::{origins, Origins};
 use panoply::datagen::{read_positions, Filter, ReadSummary};
 use panoply::games;
-use panoply::tournament::openings::Suite;
+use panoply::records::openings::Suite;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 
 use super::Failure;
 use clap::Args;
-use panoply::tournament::engine_lookup::find_engine;
+use panoply::engines::engine_lookup::find_engine;
 use panoply::tune::label::{label, LabelSettings};
 use panoply::tune::texel::read_samples;
 use std::path::PathBuf;

@@ -3,16 +3,16 @@
 
 use super::{read_text, Failure};
 use clap::Args;
+use panoply::engines::engine_lookup::find_engine;
+use panoply::records::book::Book;
+use panoply::records::openings::Suite;
+use panoply::records::record::GameRecord;
+use panoply::records::time_control::TimeControl;
 use panoply::tournament::adjudication::{Adjudication, Draw, Resign};
-use panoply::tournament::book::Book;
-use panoply::tournament::engine_lookup::find_engine;
-use panoply::tournament::openings::Suite;
-use panoply::tournament::record::GameRecord;
 use panoply::tournament::schedule::Mode;
 use panoply::tournament::shard::Shard;
 use panoply::tournament::sprt::SprtSettings;
 use panoply::tournament::standings::forfeiting_seat;
-use panoply::tournament::time_control::TimeControl;
 use panoply::tournament::{run_match, unique_names, MatchSettings};
 use std::fmt::Display;
 use std::path::PathBuf;

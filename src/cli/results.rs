@@ -3,8 +3,8 @@
 
 use super::{read_text, Failure};
 use clap::Args;
+use panoply::records::pgn_reader::read_games;
 use panoply::tournament::merge::{merge, SourcedGame};
-use panoply::tournament::pgn_reader::read_games;
 use panoply::tournament::sprt::SprtSettings;
 use std::path::PathBuf;
 

@@ -7,8 +7,8 @@
 //! option rather than a silent fallback to searching.
 
 use crate::random::XorShiftStar;
+use crate::records::book::Book;
 use crate::session::Session;
-use crate::tournament::book::Book;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 

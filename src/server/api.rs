@@ -3,7 +3,7 @@
 //! it writes may wait); the HTTP side is [`super::http`].
 
 use super::assets;
-use super::clock::TimeControl;
+use super::clock::ClockSettings;
 use super::error::ApiError;
 use super::record::game_text;
 use super::settings::{MAX_MOVETIME_MS, MAX_NODES};
@@ -70,7 +70,7 @@ pub fn post(room: &Arc<Room>, path: &str, body: &Value) -> Result<Answer, ApiErr
         "/api/new" => {
             let clock = match &body["clock"] {
                 Value::Null => None,
-                c => Some(TimeControl::from_json(c).map_err(ApiError::BadRequest)?),
+                c => Some(ClockSettings::from_json(c).map_err(ApiError::BadRequest)?),
             };
             room.new_game(text("variant")?, text("position")?, clock)?
         }

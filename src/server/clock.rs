@@ -17,14 +17,14 @@ const MAX_MS: u64 = 24 * 3600 * 1000;
 
 /// Base time and increment per move, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
+pub struct ClockSettings {
     pub base_ms: u64,
     pub increment_ms: u64,
 }
 
-impl TimeControl {
+impl ClockSettings {
     /// A control from the page's `{"base": ms, "increment": ms}`; the error is one line.
-    pub fn from_json(v: &Value) -> Result<TimeControl, String> {
+    pub fn from_json(v: &Value) -> Result<ClockSettings, String> {
         let field = |name: &str| match &v[name] {
             Value::Null if name == "increment" => Ok(0),
             n => n
@@ -32,7 +32,7 @@ impl TimeControl {
                 .filter(|&ms| ms <= MAX_MS)
                 .ok_or_else(|| format!("clock '{name}' must be a whole number of ms up to a day")),
         };
-        let control = TimeControl {
+        let control = ClockSettings {
             base_ms: field("base")?,
             increment_ms: field("increment")?,
         };
@@ -50,19 +50,19 @@ impl TimeControl {
 /// Both sides' clocks. At most one runs: the side to move's, while the game goes on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clocks {
-    pub control: TimeControl,
+    pub control: ClockSettings,
     remaining_ms: [u64; 2],
     /// The side whose clock runs, and since when.
     running: Option<(usize, Instant)>,
 }
 
 impl Clocks {
-    pub fn new(control: TimeControl) -> Clocks {
+    pub fn new(control: ClockSettings) -> Clocks {
         Clocks::resumed(control, [control.base_ms; 2])
     }
 
     /// Clocks stopped at the times a kept game had.
-    pub fn resumed(control: TimeControl, remaining_ms: [u64; 2]) -> Clocks {
+    pub fn resumed(control: ClockSettings, remaining_ms: [u64; 2]) -> Clocks {
         Clocks {
             control,
             remaining_ms,
@@ -183,8 +183,8 @@ impl GameVisitor for CanMate {
 mod tests {
     use super::*;
 
-    fn control(base_ms: u64, increment_ms: u64) -> TimeControl {
-        TimeControl {
+    fn control(base_ms: u64, increment_ms: u64) -> ClockSettings {
+        ClockSettings {
             base_ms,
             increment_ms,
         }
@@ -232,15 +232,15 @@ mod tests {
 
     #[test]
     fn controls_from_the_page_are_checked() {
-        let ok = TimeControl::from_json(&json!({"base": 300000, "increment": 3000}));
+        let ok = ClockSettings::from_json(&json!({"base": 300000, "increment": 3000}));
         assert_eq!(ok, Ok(control(300_000, 3000)));
         assert_eq!(
-            TimeControl::from_json(&json!({"base": 2000})),
+            ClockSettings::from_json(&json!({"base": 2000})),
             Ok(control(2000, 0))
         );
-        assert!(TimeControl::from_json(&json!({"base": 0})).is_err());
-        assert!(TimeControl::from_json(&json!({"base": "5 min"})).is_err());
-        assert!(TimeControl::from_json(&json!({"increment": 3})).is_err());
+        assert!(ClockSettings::from_json(&json!({"base": 0})).is_err());
+        assert!(ClockSettings::from_json(&json!({"base": "5 min"})).is_err());
+        assert!(ClockSettings::from_json(&json!({"increment": 3})).is_err());
     }
 
     #[test]

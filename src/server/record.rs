@@ -1,12 +1,12 @@
 //! The game as a file to download: PGN for two players, the four-player record of
-//! `panoply match` for Armies of Faith, both written by `tournament::pgn`.
+//! `panoply match` for Armies of Faith, both written by `records::pgn`.
 
 use super::table::Room;
 use super::view::RecordView;
 use crate::game::Outcome;
-use crate::tournament::pgn::{today, write_game, PgnContext};
-use crate::tournament::record::{GameRecord, GameSpec, RecordedMove, Termination};
-use crate::tournament::time_control::TimeControl;
+use crate::records::pgn::{today, write_game, PgnContext};
+use crate::records::record::{GameRecord, GameSpec, RecordedMove, Termination};
+use crate::records::time_control::TimeControl;
 
 /// The game so far, as PGN text.
 pub fn game_text(room: &Room) -> String {

@@ -6,7 +6,7 @@
 //! 0600, and the temporary file is a new one of a random name, never a link someone left. A timed game keeps its time control and each side's time at the
 //! last write, so that each side resumes with the time it had.
 
-use super::clock::TimeControl;
+use super::clock::ClockSettings;
 use super::settings::{Budget, Seat, SeatLevel};
 use crate::bitboard::BitSet;
 use crate::game::Game;
@@ -36,7 +36,7 @@ pub struct SavedGame {
     pub multi_pv: usize,
     pub method: Method,
     /// A timed game's control and each side's remaining time in ms (none: untimed).
-    pub clock: Option<(TimeControl, [u64; 2])>,
+    pub clock: Option<(ClockSettings, [u64; 2])>,
 }
 
 /// Why the game could not be kept or read back. Each is one line for stderr.
@@ -243,11 +243,11 @@ fn to_json(g: &SavedGame) -> Value {
 }
 
 /// The `clock` of a kept game: null, or a control with both sides' remaining ms.
-fn parse_clock(v: &Value) -> Result<Option<(TimeControl, [u64; 2])>, String> {
+fn parse_clock(v: &Value) -> Result<Option<(ClockSettings, [u64; 2])>, String> {
     if v.is_null() {
         return Ok(None);
     }
-    let control = TimeControl::from_json(v)?;
+    let control = ClockSettings::from_json(v)?;
     let remaining = v["remaining"]
         .as_array()
         .filter(|r| r.len() == 2)
@@ -352,7 +352,7 @@ mod tests {
             multi_pv: 2,
             method: Method::Paranoid,
             clock: Some((
-                TimeControl {
+                ClockSettings {
                     base_ms: 300_000,
                     increment_ms: 3000,
                 },

@@ -7,7 +7,7 @@
 //! second tab is a second chair at it, which is what watching an engine game or a
 //! four-player game from several windows needs; one search thread serves them all.
 
-use super::clock::{flag_outcome, CanMate, Clocks, TimeControl};
+use super::clock::{flag_outcome, CanMate, ClockSettings, Clocks};
 use super::error::ApiError;
 use super::hub::Hub;
 use super::saved::{MovesView, SavedGame, Store};
@@ -290,7 +290,7 @@ impl Room {
         self: &Arc<Self>,
         variant: Option<&str>,
         position: Option<&str>,
-        clock: Option<TimeControl>,
+        clock: Option<ClockSettings>,
     ) -> Result<Value, ApiError> {
         self.change(|t| t.new_game(variant, position, clock))
     }
@@ -546,7 +546,7 @@ impl Table {
         &mut self,
         variant: Option<&str>,
         position: Option<&str>,
-        clock: Option<TimeControl>,
+        clock: Option<ClockSettings>,
     ) -> Result<(), ApiError> {
         let tables = match variant {
             Some(name) => games::tables(name).map_err(ApiError::Variant)?,

@@ -5,7 +5,7 @@
 //! draws shuffled to the move rule; adjudicating them makes a test run faster with little
 //! effect on the result, since the engines themselves say how the game ends.
 
-use super::client::Score;
+use crate::engines::client::Score;
 use std::fmt;
 
 /// Centipawns from the mover's view, with mates beyond any centipawn score.

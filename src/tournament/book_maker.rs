@@ -5,11 +5,11 @@
 //! positions are expanded in turn. With a fixed depth and one thread the book is
 //! reproducible.
 
-use super::book::Book;
 use crate::bitboard::BitSet;
 use crate::game::Game;
 use crate::games;
 use crate::movegen::tables::Tables;
+use crate::records::book::Book;
 use crate::search::{Info, Limits, Score, SearchOptions, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -155,7 +155,7 @@ fn expand<B: BitSet>(
 mod tests {
     use super::*;
     use crate::random::XorShiftStar;
-    use crate::tournament::board::new_board;
+    use crate::records::board::new_board;
 
     #[test]
     fn weights_fall_with_the_gap() {

@@ -10,12 +10,12 @@
 //! single run playing one game at a time would have, and once the test decides the later
 //! games are left out, as that run would never have played them.
 
-use super::pgn_reader::PgnGame;
-use super::record::GameRecord;
 use super::schedule::{candidate_alone, Mode};
 use super::shard::{MergeTags, Shard};
 use super::sprt::SprtSettings;
 use super::tally::{MatchReport, Tally};
+use crate::records::pgn_reader::PgnGame;
+use crate::records::record::GameRecord;
 use std::collections::BTreeMap;
 use std::fmt;
 

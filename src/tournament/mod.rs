@@ -1,35 +1,20 @@
 //! `panoply match`: tournaments between engines in any variant Panoply knows, refereed by
-//! Panoply's own rules.
+//! Panoply's own rules. The games' records (PGN, books, openings, time controls) are
+//! [`crate::records`]; the engines as child processes are [`crate::engines`].
 //!
-//! One concern per file: [`engine_config`] (engine definition files), [`engine_lookup`]
-//! (where a named engine's file is), [`preflight`] (the variants each engine offers),
-//! [`process`] (a child
-//! process with deadlines), [`client`] (what the referee asks of an engine), [`uci`] and
-//! [`xboard`] (the two protocols), [`board`] (the rules behind an object-safe interface),
-//! [`referee`] (one game), [`time_control`], [`schedule`] (round robin, gauntlet), [`book`]
-//! (opening books), [`pgn`], [`elo`], [`standings`] (the final table), [`progress`] (the live
-//! line), [`book_maker`] (`panoply book`, in process with the search), [`tally`] (the count
-//! game by game and the end report), [`shard`] (`--shard K/N`), [`pgn_reader`] and [`merge`]
-//! (`panoply results`). This file runs the schedule on worker threads.
+//! One concern per file: [`referee`] (one game), [`adjudication`], [`schedule`] (round robin,
+//! gauntlet), [`pairs`] and [`seat_gauntlet`] (the statistics of pairs and seats), [`sprt`],
+//! [`elo`], [`standings`] (the final table), [`progress`] (the live line), [`book_maker`]
+//! (`panoply book`, in process with the search), [`suite_maker`] (`panoply openings`),
+//! [`tally`] (the count game by game and the end report), [`shard`] (`--shard K/N`) and
+//! [`merge`] (`panoply results`). This file runs the schedule on worker threads.
 
 pub mod adjudication;
-pub mod board;
-pub mod book;
 pub mod book_maker;
-pub mod client;
-pub mod connect;
 pub mod elo;
-pub mod engine_config;
-pub mod engine_lookup;
 pub mod merge;
-pub mod openings;
 pub mod pairs;
-pub mod pgn;
-pub mod pgn_reader;
-pub mod preflight;
-pub mod process;
 pub mod progress;
-pub mod record;
 pub mod referee;
 pub mod schedule;
 pub mod seat_gauntlet;
@@ -38,19 +23,19 @@ pub mod sprt;
 pub mod standings;
 pub mod suite_maker;
 pub mod tally;
-pub mod time_control;
-pub mod uci;
-pub mod xboard;
 
+use crate::engines::engine_config::EngineConfig;
+use crate::engines::preflight;
 use crate::game::AnyTables;
 use crate::games;
 use crate::random::XorShiftStar;
-use board::new_board;
-use book::Book;
-use engine_config::EngineConfig;
-use pgn::{write_game_tagged, PgnContext};
+use crate::records::board::new_board;
+use crate::records::book::Book;
+use crate::records::openings;
+use crate::records::pgn::{self, write_game_tagged, PgnContext};
+use crate::records::record::{GameRecord, GameSpec};
+use crate::records::time_control::TimeControl;
 use progress::Progress;
-use record::{GameRecord, GameSpec};
 use referee::{play_game, RefereeSettings};
 use schedule::{candidate_alone, schedule, Mode};
 use seat_gauntlet::SeatTracker;
@@ -62,7 +47,6 @@ use std::sync::Mutex;
 use std::time::Duration;
 pub use tally::MatchReport;
 use tally::Tally;
-use time_control::TimeControl;
 
 pub struct MatchSettings {
     pub engines: Vec<EngineConfig>,

@@ -7,8 +7,8 @@
 //! and are reported, but they no longer move the test.
 
 use super::elo::Record;
-use super::record::GameRecord;
 use super::sprt::{Decision, Pentanomial, SprtSettings};
+use crate::records::record::GameRecord;
 use std::collections::HashMap;
 
 /// Pair bookkeeping for engine A (index 0) against engine B (index 1).

@@ -5,14 +5,16 @@
 //! false claim). A failing engine never stops the match: it is killed and the game recorded.
 
 use super::adjudication::{Adjudication, Verdict};
-use super::board::{new_board, Board};
-use super::client::{EngineClient, EngineReply, GameSetup, Score, SearchInfo, ThinkRequest};
-use super::connect::connect;
-use super::engine_config::EngineConfig;
-use super::process::EngineError;
-use super::record::{GameRecord, GameSpec, RecordedMove, Termination};
-use super::time_control::{Clock, TimeControl};
+use crate::engines::client::{
+    EngineClient, EngineReply, GameSetup, Score, SearchInfo, ThinkRequest,
+};
+use crate::engines::connect::connect;
+use crate::engines::engine_config::EngineConfig;
+use crate::engines::process::EngineError;
 use crate::game::{AnyTables, Outcome};
+use crate::records::board::{new_board, Board};
+use crate::records::record::{GameRecord, GameSpec, RecordedMove, Termination};
+use crate::records::time_control::{Clock, TimeControl};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
@@ -96,7 +98,7 @@ fn forfeit_from_error(seat: usize, e: EngineError) -> Forfeit {
 }
 
 fn format_comment(info: &SearchInfo, used: Duration) -> String {
-    use super::client::Score;
+    use crate::engines::client::Score;
     let mut s = String::new();
     match info.score {
         Some(Score::Centipawns(cp)) => s.push_str(&format!("{:+.2}", cp as f64 / 100.0)),
@@ -436,7 +438,7 @@ impl GameInProgress {
     }
 
     fn close_engines(&mut self) {
-        let result = super::pgn::result_text(&self.record.scores);
+        let result = crate::records::pgn::result_text(&self.record.scores);
         for client in self.clients.iter_mut().flatten() {
             client.game_over(&result, &self.record.reason);
             client.shut_down();

@@ -12,8 +12,8 @@
 //! — 1/n at 0 Elo, and for two seats the two-player logistic score. H0 and H1 then fix the
 //! bins' mean at the shares of `elo0` and `elo1` (docs/testing.md, "Four-seat gauntlet").
 
-use super::record::GameRecord;
 use super::sprt::{generalized_llr, Constraint, Decision, EloModel, LlrError, SprtSettings};
+use crate::records::record::GameRecord;
 
 /// The candidate's possible scores in a game of up to four seats: a loss, a draw among four,
 /// three or two armies, a win.
@@ -224,7 +224,7 @@ impl SeatTracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::record::{GameSpec, Termination};
+    use crate::records::record::{GameSpec, Termination};
 
     fn game(seats: Vec<usize>, scores: Vec<f64>) -> GameRecord {
         GameRecord {

@@ -11,8 +11,8 @@
 //! ([`super::merge`]) reads them back.
 
 use super::adjudication::Adjudication;
-use super::record::GameSpec;
 use super::MatchSettings;
+use crate::records::record::GameSpec;
 use std::collections::BTreeMap;
 use std::fmt;
 

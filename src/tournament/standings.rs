@@ -4,7 +4,7 @@
 //! score wins, equal scores draw); seats of the same engine are not compared.
 
 use super::elo::{format_elo, Record};
-use super::record::{GameRecord, Termination};
+use crate::records::record::{GameRecord, Termination};
 
 #[derive(Clone, Debug, Default)]
 pub struct EngineStanding {
@@ -113,7 +113,7 @@ pub fn format_table(table: &[EngineStanding]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::record::GameSpec;
+    use crate::records::record::GameSpec;
 
     fn game(seats: Vec<usize>, scores: Vec<f64>, termination: Termination) -> GameRecord {
         let n = seats.len();

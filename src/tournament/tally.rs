@@ -8,11 +8,11 @@
 //! game pairs and their test after every completed pair ([`super::pairs`]).
 
 use super::pairs::{PairReport, PairTracker};
-use super::record::GameRecord;
 use super::schedule::{candidate_alone, Mode};
 use super::seat_gauntlet::SeatTracker;
 use super::sprt::{Decision, SprtSettings};
 use super::standings::{format_table, standings, EngineStanding};
+use crate::records::record::GameRecord;
 
 /// What the match has counted so far.
 pub struct Tally {

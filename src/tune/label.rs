@@ -4,13 +4,13 @@
 //! positions Panoply's own games reach.
 
 use super::data::Sample;
+use crate::engines::client::{EngineClient, EngineReply, GameSetup, Score, ThinkRequest};
+use crate::engines::connect::connect;
+use crate::engines::engine_config::EngineConfig;
 use crate::game::AnyTables;
 use crate::games;
-use crate::tournament::board::new_board;
-use crate::tournament::client::{EngineClient, EngineReply, GameSetup, Score, ThinkRequest};
-use crate::tournament::connect::connect;
-use crate::tournament::engine_config::EngineConfig;
-use crate::tournament::time_control::TimeControl;
+use crate::records::board::new_board;
+use crate::records::time_control::TimeControl;
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};

@@ -9,9 +9,9 @@ use super::client::{
 };
 use super::engine_config::{Dialect, EngineConfig};
 use super::process::{EngineError, EngineProcess};
-use super::time_control::TimeControl;
 use crate::games::cwda::Army;
 use crate::interop::fairymax;
+use crate::records::time_control::TimeControl;
 use std::time::{Duration, Instant};
 
 /// The features of protocol version 2 the referee understands (all others are rejected).
@@ -462,9 +462,9 @@ mod tests {
         assert_eq!(info.depth, Some(9));
         assert_eq!(
             info.score,
-            Some(super::super::client::Score::Centipawns(-27))
+            Some(crate::engines::client::Score::Centipawns(-27))
         );
         parse_thinking("7 -100004 10 300 e7e5", &mut info);
-        assert_eq!(info.score, Some(super::super::client::Score::Mate(-4)));
+        assert_eq!(info.score, Some(crate::engines::client::Score::Mate(-4)));
     }
 }

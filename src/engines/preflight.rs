@@ -6,8 +6,8 @@
 use super::client::GameSetup;
 use super::connect::connect;
 use super::engine_config::EngineConfig;
-use super::time_control::TimeControl;
 use crate::game::AnyTables;
+use crate::records::time_control::TimeControl;
 
 /// The set-up of a game of the variant from its start.
 fn setup_of(tables: &AnyTables, control: TimeControl) -> GameSetup {

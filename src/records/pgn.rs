@@ -208,7 +208,7 @@ pub fn write_game_tagged(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::record::{GameSpec, RecordedMove, Termination};
+    use crate::records::record::{GameSpec, RecordedMove, Termination};
 
     fn record(players: usize, moves: &[(&str, usize)], scores: Vec<f64>) -> GameRecord {
         GameRecord {

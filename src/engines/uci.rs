@@ -2,15 +2,15 @@
 //! clocks, `bestmove`. Panoply's four-player games use the same commands; as UCI's clock
 //! fields name only White and Black, both carry the clock of the seat to move.
 
-use super::board::{new_board, Board};
 use super::client::{
     engine_variant_name, EngineClient, EngineReply, GameSetup, Score, SearchInfo, ThinkRequest,
     HANDSHAKE_TIMEOUT,
 };
 use super::engine_config::{Dialect, EngineConfig};
 use super::process::{EngineError, EngineProcess};
-use super::time_control::TimeControl;
 use crate::interop::fairy_stockfish;
+use crate::records::board::{new_board, Board};
+use crate::records::time_control::TimeControl;
 use std::time::{Duration, Instant};
 
 pub struct UciClient {

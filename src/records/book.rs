@@ -190,7 +190,7 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::board::new_board;
+    use crate::records::board::new_board;
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

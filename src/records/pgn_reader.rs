@@ -336,8 +336,8 @@ fn tokenize(movetext: &str) -> Result<Vec<Token>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::pgn::{write_game_tagged, PgnContext};
-    use crate::tournament::time_control::TimeControl;
+    use crate::records::pgn::{write_game_tagged, PgnContext};
+    use crate::records::time_control::TimeControl;
 
     fn record(
         players: usize,

@@ -2,7 +2,7 @@
 
 use super::engine_config::EngineConfig;
 use super::process::{EngineError, EngineProcess};
-use super::time_control::TimeControl;
+use crate::records::time_control::TimeControl;
 use std::time::{Duration, Instant};
 
 /// The game an engine is about to play.
