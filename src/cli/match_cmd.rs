@@ -1,7 +1,7 @@
 //! `panoply match`: a tournament between engines (child processes), refereed by Panoply's
 //! rules, with the standings and, for two engines, the game-pair statistics at the end.
 
-use super::{read_text, Failure};
+use super::{parse_settings, read_text, Failure};
 use clap::Args;
 use panoply::engines::engine_lookup::find_engine;
 use panoply::records::book::Book;
@@ -14,7 +14,6 @@ use panoply::tournament::shard::Shard;
 use panoply::tournament::sprt::SprtSettings;
 use panoply::tournament::standings::forfeiting_seat;
 use panoply::tournament::{run_match, unique_names, MatchSettings};
-use std::fmt::Display;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -100,12 +99,7 @@ pub struct MatchArgs {
 impl MatchArgs {
     pub fn run(self) -> Result<(), Failure> {
         // Settings first: a typo in them is reported before any engine file is read.
-        let sprt = self
-            .sprt
-            .as_deref()
-            .map(SprtSettings::parse)
-            .transpose()
-            .map_err(|e| Failure(format!("--sprt: {e}")))?;
+        let sprt = parse_settings("--sprt", self.sprt.as_deref(), SprtSettings::parse)?;
         let shard = match &self.shard {
             Some(text) => Shard::parse(text).map_err(|e| Failure(format!("--shard: {e}")))?,
             None => Shard::WHOLE,
@@ -210,18 +204,6 @@ fn every_game_forfeited(games: &[GameRecord]) -> Result<(), Failure> {
         ))),
         None => Ok(()),
     }
-}
-
-/// The `SETTING` words of an optional flag, read by `parse`; an error names the flag.
-fn parse_settings<T, E: Display>(
-    flag: &str,
-    words: Option<&[String]>,
-    parse: impl Fn(&[String]) -> Result<T, E>,
-) -> Result<Option<T>, Failure> {
-    words
-        .map(parse)
-        .transpose()
-        .map_err(|e| Failure(format!("{flag}: {e}")))
 }
 
 /// The opening suites given with `--openings`, merged (None without any).

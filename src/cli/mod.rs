@@ -94,6 +94,18 @@ impl<E: Display> From<E> for Failure {
     }
 }
 
+/// The `SETTING` words of an optional flag, read by `parse`; an error names the flag.
+fn parse_settings<T, E: Display>(
+    flag: &str,
+    words: Option<&[String]>,
+    parse: impl Fn(&[String]) -> Result<T, E>,
+) -> Result<Option<T>, Failure> {
+    words
+        .map(parse)
+        .transpose()
+        .map_err(|e| Failure(format!("{flag}: {e}")))
+}
+
 /// A file's text, or an error naming the file.
 fn read_text(path: &Path) -> Result<String, Failure> {
     std::fs::read_to_string(path)

@@ -1,7 +1,7 @@
 //! `panoply results`: the end-of-match report from PGN files that `panoply match --pgn`
 //! wrote — the shards of a sharded match merged into one, or a single run read back.
 
-use super::{read_text, Failure};
+use super::{parse_settings, read_text, Failure};
 use clap::Args;
 use panoply::records::pgn_reader::read_games;
 use panoply::tournament::merge::{merge, SourcedGame};
@@ -22,12 +22,7 @@ pub struct ResultsArgs {
 
 impl ResultsArgs {
     pub fn run(self) -> Result<(), Failure> {
-        let sprt = self
-            .sprt
-            .as_deref()
-            .map(SprtSettings::parse)
-            .transpose()
-            .map_err(|e| Failure(format!("--sprt: {e}")))?;
+        let sprt = parse_settings("--sprt", self.sprt.as_deref(), SprtSettings::parse)?;
         let mut games = Vec::new();
         for path in &self.files {
             let file = path.display().to_string();
