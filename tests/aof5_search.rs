@@ -130,7 +130,7 @@ fn a_short_self_play_game_keeps_to_the_rules() {
         max_plies: 16,
         random_opening: 4,
     };
-    let record = play(Game::new(t.clone()), &eval, &config, 3);
+    let record = play(Game::new(t.clone()), &eval, &config, 3, &mut |_, _| {});
     assert_eq!(record.plies, 16);
     // Replaying the recorded moves through move parsing proves each was legal.
     let mut game = Game::new(t.clone());

@@ -216,6 +216,21 @@ fn bad_selfplay_requests_fail_with_one_line() {
             &["--variant", "aof5", "--nodes", "10", "--methods", "brs,brs"],
             "one method or 4",
         ),
+        (
+            &["--variant", "shatranj", "--nodes", "10", "--depths"],
+            "four-player games only",
+        ),
+        (
+            &[
+                "--variant",
+                "aof5",
+                "--nodes",
+                "10",
+                "--openings",
+                "/nonexistent.epd",
+            ],
+            "cannot read",
+        ),
     ];
     for (args, mention) in cases {
         let o = Command::new(env!("CARGO_BIN_EXE_panoply"))
@@ -230,4 +245,62 @@ fn bad_selfplay_requests_fail_with_one_line() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(mention), "{args:?}: {err}");
     }
+}
+
+/// Four-player games from an opening suite: game N starts from the suite's Nth position (its
+/// printed moves replay from there), and `--depths` counts every searched move once per army,
+/// at the depth a fixed-depth budget reaches.
+#[test]
+fn four_player_games_start_from_the_suite_and_count_their_depths() {
+    let suite_path = concat!(env!("CARGO_MANIFEST_DIR"), "/book/suites/aof5.epd");
+    let o = Command::new(env!("CARGO_BIN_EXE_panoply"))
+        .args(["selfplay", "--variant", "aof5", "--openings", suite_path])
+        .args(["--games", "2", "--max-plies", "8", "--depth", "2"])
+        .args([
+            "--random-opening",
+            "0",
+            "--methods",
+            "brs",
+            "--depths",
+            "--moves",
+        ])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let suite = std::fs::read_to_string(suite_path).unwrap();
+    let starts: Vec<&str> = suite
+        .lines()
+        .filter_map(|l| l.strip_prefix("aof5 "))
+        .collect();
+    let t = crate::common::tables("aof5");
+    let move_lines: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("  moves:"))
+        .collect();
+    assert_eq!(move_lines.len(), 2, "{out}");
+    for (start, moves) in starts.iter().zip(&move_lines) {
+        let mut game = Game::from_position_string(t.clone(), start).unwrap();
+        for m in moves.split_whitespace() {
+            game.play_str(m)
+                .unwrap_or_else(|e| panic!("{m} from {start}: {e}"));
+        }
+    }
+    let counted = |army: &str| -> usize {
+        let prefix = format!("  depth {army}: median 2 mean 2.00 over ");
+        let line = out
+            .lines()
+            .find_map(|l| l.strip_prefix(&prefix))
+            .unwrap_or_else(|| panic!("no depth 2 line for {army} in {out}"));
+        line.strip_suffix(" moves").unwrap().parse().unwrap()
+    };
+    let armies = ["Catholic", "Protestant", "Islamic", "Byzantine"].map(counted);
+    assert_eq!(armies.iter().sum::<usize>(), counted("all"));
+    assert!((12..=16).contains(&counted("all")), "{out}");
 }

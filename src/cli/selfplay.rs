@@ -16,6 +16,7 @@ use panoply::games::aof5::measure::{
     fit_report, mobility_report, sampled_positions, value_samples,
 };
 use panoply::movegen::tables::Tables;
+use panoply::records::openings::Suite;
 use panoply::search::multi_player::{Method, MultiLimits, QUIESCENCE_CAPTURES};
 use panoply::search::selfplay::{play, play_two_player, Record, Schedule, SelfPlay};
 use panoply::search::{Limits, SearchOptions, Searcher};
@@ -94,6 +95,17 @@ pub struct SelfplayArgs {
     /// Print each game's moves on a line after the game's line, to replay or check it.
     #[arg(long)]
     moves: bool,
+    /// Start game N from the Nth position of this opening suite for the variant (cycled;
+    /// the format `match --openings` reads), instead of --fen or the start position.
+    #[arg(long, conflicts_with = "fen")]
+    openings: Option<PathBuf>,
+    /// Four-player games: after the games, the depth of the last finished iteration of
+    /// every searched move, per army (median, mean, moves): how deep a budget searches.
+    #[arg(long)]
+    depths: bool,
+    /// The positions read from --openings.
+    #[arg(skip)]
+    starts: Vec<String>,
     /// Two-player games: append the quiet positions of every finished game, labelled with its
     /// result and the search's score, to this file (training data for `panoply tune`).
     #[arg(long)]
@@ -103,7 +115,7 @@ pub struct SelfplayArgs {
 }
 
 impl SelfplayArgs {
-    pub fn run(self) -> Result<(), Failure> {
+    pub fn run(mut self) -> Result<(), Failure> {
         if self.depth.is_none()
             && self.nodes.is_none()
             && self.movetime.is_none()
@@ -114,6 +126,9 @@ impl SelfplayArgs {
             );
         }
         let tables = self.position.tables()?;
+        if let Some(path) = &self.openings {
+            self.starts = read_starts(path, &tables)?;
+        }
         if tables.variant().players() == 2 {
             self.check_two_player_options()?;
             with_tables!(&tables, t => run_two_player(t, &self))
@@ -138,19 +153,26 @@ impl SelfplayArgs {
             || self.captures.is_some()
             || self.mobility
             || self.fit_values
+            || self.depths
         {
             return Err(
-                "--methods, --rotate, --army-nodes, --captures, --mobility and \
-                 --fit-values apply to four-player games only"
+                "--methods, --rotate, --army-nodes, --captures, --mobility, --fit-values \
+                 and --depths apply to four-player games only"
                     .into(),
             );
         }
         Ok(())
     }
 
-    /// A new game from the chosen start, checked once before any game is played.
-    fn new_game<B: BitSet>(&self, t: &Arc<Tables<B>>) -> Result<Game<B>, Failure> {
-        self.position.game(t)
+    /// Game `g` at its start: the `g`th suite position (cycled) with --openings, else the
+    /// chosen start; checked once before any game is played.
+    fn new_game<B: BitSet>(&self, t: &Arc<Tables<B>>, g: usize) -> Result<Game<B>, Failure> {
+        if self.starts.is_empty() {
+            return self.position.game(t);
+        }
+        let text = &self.starts[g % self.starts.len()];
+        Game::from_position_string(t.clone(), text)
+            .map_err(|e| Failure(format!("bad position string in the suite: {e}")))
     }
 
     fn print_moves(&self, record: &Record) {
@@ -269,7 +291,7 @@ impl Tally {
 }
 
 fn run_two_player<B: BitSet>(t: &Arc<Tables<B>>, o: &SelfplayArgs) -> Result<(), Failure> {
-    o.new_game(t)?;
+    o.new_game(t, 0)?;
     let limits = Limits {
         depth: o.depth,
         nodes: o.nodes,
@@ -295,7 +317,7 @@ fn run_two_player<B: BitSet>(t: &Arc<Tables<B>>, o: &SelfplayArgs) -> Result<(),
         searchers.iter_mut().for_each(Searcher::new_game);
         let mut seen = Vec::new();
         let record = play_two_player(
-            o.new_game(t)?,
+            o.new_game(t, g)?,
             &mut searchers,
             &limits,
             o.schedule(g),
@@ -492,11 +514,12 @@ impl Measurements {
         o: &SelfplayArgs,
         t: &Arc<Tables<Wide>>,
         record: &Record,
+        g: usize,
     ) -> Result<(), Failure> {
         if !o.mobility && !o.fit_values {
             return Ok(());
         }
-        let positions = sampled_positions(o.new_game(t)?, &record.moves, o.random_opening);
+        let positions = sampled_positions(o.new_game(t, g)?, &record.moves, o.random_opening);
         self.occupancies
             .extend(positions.iter().map(|p| p.occupied));
         if o.fit_values {
@@ -513,7 +536,7 @@ impl Measurements {
         if o.fit_values {
             panoply::out!(
                 "{}",
-                fit_report(t, &o.new_game(t)?.pos, &self.value_samples)
+                fit_report(t, &o.new_game(t, 0)?.pos, &self.value_samples)
             );
         }
         Ok(())
@@ -523,24 +546,101 @@ impl Measurements {
 fn run_multi_player(t: &Arc<Tables<Wide>>, o: &SelfplayArgs) -> Result<(), Failure> {
     let players = t.players();
     let mut lineup = Lineup::new(o, players)?;
-    o.new_game(t)?;
+    o.new_game(t, 0)?;
     let eval = Eval::new(t);
     let mut scores = EngineScores::default();
     let mut measurements = Measurements::default();
     let mut tally = Tally::default();
+    let mut depths = DepthTally::new(players);
     let start = Instant::now();
     for g in 0..o.games {
-        let record = play(o.new_game(t)?, &eval, &lineup.config(o), o.schedule(g).seed);
+        let record = play(
+            o.new_game(t, g)?,
+            &eval,
+            &lineup.config(o),
+            o.schedule(g).seed,
+            &mut |game, result| depths.add(game.pos.side.index(), result.depth),
+        );
         print_game_line(t, &lineup, &mut tally, &mut scores, &record, g, o.max_plies);
         o.print_moves(&record);
-        measurements.add(o, t, &record)?;
+        measurements.add(o, t, &record, g)?;
         if o.rotate {
             lineup.engines.rotate_right(1);
         }
     }
     tally.print(start.elapsed().as_secs_f64());
     scores.print(players);
+    if o.depths {
+        depths.print(&t.variant.armies);
+    }
     measurements.print(o, t)
+}
+
+/// The positions of an opening suite for the variant, in the file's order.
+fn read_starts(path: &Path, tables: &AnyTables) -> Result<Vec<String>, Failure> {
+    let mut suite = Suite::default();
+    suite.add_text(&super::read_text(path)?, &path.display().to_string())?;
+    let starts = suite.positions(tables);
+    if starts.is_empty() {
+        return Err(Failure(format!(
+            "{}: no position for {}",
+            path.display(),
+            tables.variant().name
+        )));
+    }
+    Ok(starts)
+}
+
+/// The depth of the last finished iteration of every searched move, per army in turn order.
+struct DepthTally {
+    per_army: Vec<Vec<u32>>,
+}
+
+impl DepthTally {
+    fn new(players: usize) -> DepthTally {
+        DepthTally {
+            per_army: vec![Vec::new(); players],
+        }
+    }
+
+    /// Counts a move's depth; depth 0 is a move played without a search (the only legal
+    /// one), which says nothing about the budget.
+    fn add(&mut self, army: usize, depth: u32) {
+        if depth > 0 {
+            self.per_army[army].push(depth);
+        }
+    }
+
+    /// A line per army and one for all: median, mean and the number of moves.
+    fn print(&self, names: &[String]) {
+        let all: Vec<u32> = self.per_army.concat();
+        for (name, depths) in names
+            .iter()
+            .zip(&self.per_army)
+            .chain([(&"all".into(), &all)])
+        {
+            let line = match depth_summary(depths) {
+                Some((median, mean)) => {
+                    format!("median {median} mean {mean:.2} over {} moves", depths.len())
+                }
+                None => "no searched move".into(),
+            };
+            panoply::outln!("  depth {name}: {line}");
+        }
+    }
+}
+
+/// The median (the mean of the middle two of an even count) and the mean of `depths`.
+fn depth_summary(depths: &[u32]) -> Option<(f64, f64)> {
+    if depths.is_empty() {
+        return None;
+    }
+    let mut sorted = depths.to_vec();
+    sorted.sort_unstable();
+    let n = sorted.len();
+    let median = f64::from(sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0;
+    let mean = sorted.iter().map(|&d| f64::from(d)).sum::<f64>() / n as f64;
+    Some((median, mean))
 }
 
 /// Counts game `g` and prints its line: the result, the leader of an unfinished game, the

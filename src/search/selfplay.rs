@@ -3,7 +3,7 @@
 //! multi-player games one engine copy per army, each with its own search method (used to
 //! compare the methods).
 
-use super::multi_player::{search, Method, MultiLimits};
+use super::multi_player::{search, Method, MultiLimits, MultiResult};
 use super::{Limits, SearchResult, Searcher};
 use crate::bitboard::BitSet;
 use crate::eval::utility::Utility;
@@ -101,12 +101,15 @@ pub fn play_two_player<B: BitSet>(
     )
 }
 
-/// Plays one multi-player game from the game's current position.
+/// Plays one multi-player game from the game's current position. `observe` sees every
+/// searched position with the search's result before its move is played (the depth
+/// each army reaches, for measurements).
 pub fn play<B: BitSet, U: Utility<B>>(
     mut game: Game<B>,
     eval: &U,
     config: &SelfPlay,
     seed: u64,
+    observe: &mut dyn FnMut(&Game<B>, &MultiResult),
 ) -> Record {
     let stop = AtomicBool::new(false);
     let schedule = Schedule {
@@ -131,6 +134,7 @@ pub fn play<B: BitSet, U: Utility<B>>(
                 &stop,
                 |_| {},
             );
+            observe(g, &r);
             (r.best.expect("a game that is not over has a move"), r.nodes)
         },
         |before, g, record| {
