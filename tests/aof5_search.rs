@@ -8,6 +8,7 @@ use common::*;
 use panoply::game::Game;
 use panoply::games::aof5::eval::Eval;
 use panoply::search::multi_player::{search, Method, MultiLimits};
+use panoply::search::multi_table::MultiTable;
 use panoply::search::selfplay::{play, SelfPlay};
 use std::sync::atomic::AtomicBool;
 
@@ -61,9 +62,18 @@ fn several_root_moves_are_scored_best_first() {
                 };
                 let mut last = None;
                 let flag = AtomicBool::new(false);
-                let r = search(&t, &eval, &game.pos, &[], method, limits, &flag, |it| {
-                    last = Some(it.clone())
-                });
+                let table = &mut MultiTable::new(16);
+                let r = search(
+                    &t,
+                    &eval,
+                    &game.pos,
+                    &[],
+                    method,
+                    limits,
+                    &flag,
+                    table,
+                    |it| last = Some(it.clone()),
+                );
                 (r, last.expect("an iteration"))
             };
             let (one, one_it) = run(1);
@@ -105,6 +115,7 @@ fn a_stop_flag_ends_the_search_at_once() {
             method,
             limits,
             &AtomicBool::new(true),
+            &mut MultiTable::new(16),
             |_| {},
         );
         assert!(r.nodes <= 1_000, "{method:?} searched {} nodes", r.nodes);
@@ -162,6 +173,35 @@ fn the_searcher_plays_four_player_games() {
     }
 }
 
+/// The engine's searcher keeps its four-player table between moves: searching the same
+/// position again costs fewer nodes, and a new game (or another method) forgets it, so
+/// the first search's count comes back exactly.
+#[test]
+fn the_searcher_keeps_its_four_player_table_until_a_new_game() {
+    use panoply::search::{Limits, SearchOptions, Searcher};
+    let t = tables("aof5");
+    let mut game = Game::new(t.clone());
+    game.play_str("gs1es1").unwrap();
+    let mut searcher = Searcher::new(t.clone(), SearchOptions::default());
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let mut nodes = |s: &mut Searcher<_>| {
+        s.search(&game, &limits, &AtomicBool::new(false), &mut |_| {})
+            .nodes
+    };
+    let first = nodes(&mut searcher);
+    let again = nodes(&mut searcher);
+    assert!(again < first / 2, "{again} nodes again after {first}");
+    searcher.new_game();
+    assert_eq!(nodes(&mut searcher), first, "after a new game");
+    nodes(&mut searcher);
+    searcher.set_multi_player_method(Method::Paranoid);
+    searcher.set_multi_player_method(Method::BestReply);
+    assert_eq!(nodes(&mut searcher), first, "after a change of method");
+}
+
 /// A search of `pos` with no game history, never stopped, its iterations unreported.
 fn search_quietly(
     t: &panoply::movegen::tables::Tables<panoply::bitboard::Wide>,
@@ -178,6 +218,7 @@ fn search_quietly(
         method,
         limits,
         &AtomicBool::new(false),
+        &mut MultiTable::new(16),
         |_| {},
     )
 }

@@ -172,6 +172,9 @@ pub struct Searcher<B: BitSet> {
     multi_player: multi_player::Method,
     /// The evaluation the variant's family supplies for games of more than two players.
     utility: Option<SharedUtility<B>>,
+    /// The multi-player searches' table, kept across moves and armies (its entries are per
+    /// root army); made at the first such search, so two-player engines do not carry it.
+    multi_table: Option<multi_table::MultiTable>,
 }
 
 impl<B: BitSet> Searcher<B> {
@@ -195,12 +198,19 @@ impl<B: BitSet> Searcher<B> {
             placement: threads::Placement::OwnThread,
             multi_player: multi_player::Method::DEFAULT,
             utility: multi_player_utility(&tables),
+            multi_table: None,
             tables,
         }
     }
 
-    /// Chooses the search method for games of more than two players.
+    /// Chooses the search method for games of more than two players. The methods value a
+    /// position differently, so a change forgets the multi-player table.
     pub fn set_multi_player_method(&mut self, method: multi_player::Method) {
+        if method != self.multi_player {
+            if let Some(table) = &mut self.multi_table {
+                table.clear();
+            }
+        }
         self.multi_player = method;
     }
 
@@ -259,9 +269,12 @@ impl<B: BitSet> Searcher<B> {
         self.placement = threads::Placement::CallerThread;
     }
 
-    /// Forgets everything learnt: table, histories and killers.
+    /// Forgets everything learnt: tables, histories and killers.
     pub fn new_game(&mut self) {
         self.tt.clear();
+        if let Some(table) = &mut self.multi_table {
+            table.clear();
+        }
         for t in &mut self.threads {
             t.clear();
         }
@@ -304,6 +317,9 @@ impl<B: BitSet> Searcher<B> {
                     nodes: 0,
                 };
             };
+            let table = self
+                .multi_table
+                .get_or_insert_with(multi_table::MultiTable::standard);
             return multi_player::search_game(
                 game,
                 utility.as_ref(),
@@ -311,6 +327,7 @@ impl<B: BitSet> Searcher<B> {
                 limits,
                 stop,
                 self.options.multi_pv,
+                table,
                 on_info,
             );
         }
@@ -340,6 +357,9 @@ impl<B: BitSet> Searcher<B> {
                 .map(|_| ordering::ThreadData::new(&self.tables))
                 .collect();
             self.tt.clear();
+            if let Some(table) = &mut self.multi_table {
+                table.clear();
+            }
         }
     }
 }

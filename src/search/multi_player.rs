@@ -10,8 +10,9 @@
 //!   occur in the game. One "opponent layer" counts as one ply.
 //!
 //! Both use iterative deepening with captures ordered by value, checks before quiet moves
-//! (checkmates come from checks: RULES 5.4), killer moves, a transposition table per search
-//! ([`super::multi_table`]), and stop on a node or time budget, keeping the best move of
+//! (checkmates come from checks: RULES 5.4), killer moves, a transposition table that the
+//! caller keeps between searches ([`super::multi_table`]: one per engine, entries per root
+//! army), and stop on a node or time budget, keeping the best move of
 //! the last finished iteration unless a move of the unfinished one beat it. In BRS+ the
 //! opponent layer tries captures of the searching army's pieces first, by whichever
 //! opponent.
@@ -107,8 +108,6 @@ const MAX_DEPTH: u32 = 64;
 /// a check that captures before captures that do not.
 const CHECK_BONUS: i32 = 8_000;
 const MAX_PLY: usize = 128;
-/// 2^18 entries (6 MB): enough for the budgets self-play and protocol searches use.
-const TABLE_BITS: u32 = 18;
 
 struct Searcher<'a, B: BitSet, U: Utility<B> + ?Sized> {
     t: &'a Tables<B>,
@@ -125,11 +124,12 @@ struct Searcher<'a, B: BitSet, U: Utility<B> + ?Sized> {
     /// Keys of the game's earlier positions and of the current line, for repetitions.
     keys: Vec<u64>,
     killers: [Move; MAX_PLY],
-    table: MultiTable,
+    table: &'a mut MultiTable,
 }
 
 /// Searches `pos` for the army to move. `history` holds the keys of the game's earlier
-/// positions (a repetition scores as a draw, 0).
+/// positions (a repetition scores as a draw, 0). `table` keeps what the search learns for
+/// the next searches of the game (cleared for a new game by its owner).
 #[allow(clippy::too_many_arguments)]
 pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     t: &Tables<B>,
@@ -139,6 +139,7 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     method: Method,
     limits: MultiLimits,
     stop: &AtomicBool,
+    table: &mut MultiTable,
     mut on_iteration: impl FnMut(&Iteration),
 ) -> MultiResult {
     let mut s = Searcher {
@@ -154,7 +155,7 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
         next_clock_check: 0,
         keys: history.to_vec(),
         killers: [Move::NONE; MAX_PLY],
-        table: MultiTable::new(TABLE_BITS),
+        table,
     };
     let mut moves: Vec<Move> = legal_vec(t, pos);
     let mut result = MultiResult {
@@ -269,6 +270,7 @@ fn first(moves: &mut [Move], m: Move) {
 
 /// The [`super::Searcher`] entry for games of more than two players, with the evaluation
 /// their family supplies: the protocol limits become a depth, node and time budget.
+#[allow(clippy::too_many_arguments)]
 pub fn search_game<B: BitSet>(
     game: &Game<B>,
     eval: &dyn Utility<B>,
@@ -276,6 +278,7 @@ pub fn search_game<B: BitSet>(
     limits: &Limits,
     stop: &AtomicBool,
     lines: usize,
+    table: &mut MultiTable,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let t = &game.tables;
@@ -300,20 +303,30 @@ pub fn search_game<B: BitSet>(
         let deadline = time::deadline(started, budget.hard.unwrap_or(Duration::MAX));
         let halt = &halt;
         scope.spawn(move || time::watchdog(deadline, stop, halt));
-        let r = search(t, eval, &game.pos, &keys, method, multi, halt, |it| {
-            for (i, &(value, mv)) in it.lines.iter().enumerate() {
-                on_info(&Info {
-                    depth: it.depth,
-                    seldepth: it.depth,
-                    multipv: i as u32 + 1,
-                    score: score(value),
-                    nodes: it.nodes,
-                    time: it.time,
-                    pv: vec![mv],
-                    hashfull: 0,
-                });
-            }
-        });
+        let r = search(
+            t,
+            eval,
+            &game.pos,
+            &keys,
+            method,
+            multi,
+            halt,
+            table,
+            |it| {
+                for (i, &(value, mv)) in it.lines.iter().enumerate() {
+                    on_info(&Info {
+                        depth: it.depth,
+                        seldepth: it.depth,
+                        multipv: i as u32 + 1,
+                        score: score(value),
+                        nodes: it.nodes,
+                        time: it.time,
+                        pv: vec![mv],
+                        hashfull: 0,
+                    });
+                }
+            },
+        );
         halt.store(true, Ordering::Relaxed);
         r
     });
@@ -563,7 +576,7 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
         if let Some(v) = self.settled(pos, depth, alpha, beta, ply) {
             return Err(v);
         }
-        let probe = self.table.probe(pos.hash, depth, alpha, beta);
+        let probe = self.table.probe(self.root, pos.hash, depth, alpha, beta);
         match probe.cutoff {
             Some(v) => Err(v),
             None => Ok(probe.best),
@@ -632,7 +645,8 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
     /// Stores a finished node's value; mate-like values depend on the ply and stay out.
     fn remember(&mut self, pos: &Position<B>, depth: u32, window: (i32, i32), v: i32, m: Move) {
         if v.abs() < self.eval.win() - MAX_PLY as i32 {
-            self.table.store(pos.hash, depth, window.0, window.1, v, m);
+            self.table
+                .store(self.root, pos.hash, depth, window.0, window.1, v, m);
         }
     }
 
@@ -873,7 +887,7 @@ mod tests {
             next_clock_check: 0,
             keys: Vec::new(),
             killers: [Move::NONE; MAX_PLY],
-            table: MultiTable::new(4),
+            table: &mut MultiTable::new(4),
         };
         let mut compared = 0;
         for line in suite.lines().filter(|l| l.starts_with("aof5 ")).take(12) {

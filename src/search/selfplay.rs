@@ -1,9 +1,10 @@
 //! Self-play: engine copies playing whole games against each other, ended only by the rules
 //! ([`Game::outcome`]) or by a ply cap. Two-player games use one [`Searcher`] per side;
 //! multi-player games one engine copy per army, each with its own search method (used to
-//! compare the methods).
+//! compare the methods) and its own table, kept through the game.
 
 use super::multi_player::{search, Method, MultiLimits, MultiResult};
+use super::multi_table::MultiTable;
 use super::{Limits, SearchResult, Searcher};
 use crate::bitboard::BitSet;
 use crate::eval::utility::Utility;
@@ -112,6 +113,10 @@ pub fn play<B: BitSet, U: Utility<B>>(
     observe: &mut dyn FnMut(&Game<B>, &MultiResult),
 ) -> Record {
     let stop = AtomicBool::new(false);
+    // One table per army, as each army's engine copy has its own; new for each game.
+    let mut tables: Vec<MultiTable> = (0..game.tables.players())
+        .map(|_| MultiTable::standard())
+        .collect();
     let schedule = Schedule {
         max_plies: config.max_plies,
         random_opening: config.random_opening,
@@ -132,6 +137,7 @@ pub fn play<B: BitSet, U: Utility<B>>(
                 method,
                 limits,
                 &stop,
+                &mut tables[g.pos.side.index()],
                 |_| {},
             );
             observe(g, &r);
