@@ -187,7 +187,7 @@ fn the_searcher_keeps_its_four_player_table_until_a_new_game() {
         depth: Some(3),
         ..Limits::default()
     };
-    let mut nodes = |s: &mut Searcher<_>| {
+    let nodes = |s: &mut Searcher<_>| {
         s.search(&game, &limits, &AtomicBool::new(false), &mut |_| {})
             .nodes
     };

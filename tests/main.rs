@@ -23,6 +23,7 @@ mod cluster;
 mod cyclical_rules;
 mod datagen;
 mod differential_2d;
+mod evasions;
 mod first_minutes;
 mod fuzz_protocols;
 mod fuzz_shell_cli;

@@ -1,7 +1,8 @@
 //! Legal move generation for every game: pseudo-legal targets from the compiled tables, then
-//! legality. With one royal piece, only King moves, moves out of check, moves of pieces that
-//! shield the King from a slider or lame leaper, and en passant need a test; all others are
-//! legal as generated, which lets perft count whole target sets with one popcount.
+//! legality. With one royal piece, only King moves, moves out of check (first narrowed to the
+//! cells that end the check), moves of pieces that shield the King from a slider or lame
+//! leaper, and en passant need a test; all others are legal as generated, which lets perft
+//! count whole target sets with one popcount.
 
 mod check;
 pub mod cost;
@@ -305,11 +306,14 @@ fn bent_targets<B: BitSet>(
 enum Guard<B> {
     /// No royal piece to protect: every pseudo-legal move is legal.
     None,
-    /// One royal on `king`: test King moves, evasions and moves of `blockers`.
+    /// One royal on `king`: test King moves, evasions and moves of `blockers`. In check,
+    /// a move of another piece can only be legal if it lands on `evasions`: a checking
+    /// piece's cell or a cell its attack passes (all cells when that is not worked out).
     Single {
         king: Cell,
         in_check: bool,
         blockers: B,
+        evasions: B,
     },
     /// Make every move and look (several royals, the lone-royal rule).
     Play,
@@ -337,6 +341,7 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
     let own = pos.by_player[us.index()];
     let mut blockers = B::empty();
     let mut in_check = false;
+    let mut evasions = B::empty();
     for p in (0..t.players() as u8)
         .map(Player)
         .filter(|&p| p != us && pos.is_alive(p))
@@ -355,7 +360,11 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
                 continue;
             };
             if !own.contains(b1) {
-                in_check |= slides_from(t, pos, king, p, d, b1, theirs);
+                if slides_from(t, pos, king, p, d, b1, theirs) {
+                    in_check = true;
+                    // The checker and the empty cells between it and the King.
+                    evasions |= t.ray(back, king).without(t.ray(back, b1));
+                }
                 continue;
             }
             let Some(b2) = t.first_blocker(back, b1, occ) else {
@@ -365,7 +374,11 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
                 blockers.set(b1);
             }
         }
-        in_check = in_check || jumps_onto(t, pos, king, p, occ, theirs);
+        let jumpers = jump_checks(t, pos, king, p, occ, theirs);
+        if jumpers.any() {
+            in_check = true;
+            evasions |= jumpers;
+        }
         for &k in &t.lame_kinds[p.index()] {
             let bb = pos.pieces(p, k);
             for &(from, via) in &t.kind(p, k).lame_attackers[king.index()] {
@@ -379,7 +392,49 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
         king,
         in_check,
         blockers,
+        evasions,
     }
+}
+
+/// The cells that end the attacks of player `p`'s leaping, lame and bent pieces on `king`
+/// ([`jumps_onto`]'s attacks, all of them): the attackers' cells and the cells a lame leap
+/// passes; all cells when a bent move attacks, whose path is not worked out here. Empty
+/// when none attacks.
+fn jump_checks<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    king: Cell,
+    p: Player,
+    occ: B,
+    theirs: B,
+) -> B {
+    let mut out = B::empty();
+    for from in (t.leap_attackers[p.index()][king.index()] & theirs).cells() {
+        let kind = pos.piece_at(from).expect("attacker on board").kind();
+        if t.kind(p, kind).attacked_from[king.index()].contains(from) {
+            out.set(from);
+        }
+    }
+    for &k in &t.lame_kinds[p.index()] {
+        let bb = pos.by_kind[k.index()] & theirs;
+        if bb.is_empty() {
+            continue;
+        }
+        for &(from, via) in &t.kind(p, k).lame_attackers[king.index()] {
+            if bb.contains(from) && !occ.contains(via) {
+                out.set(from);
+                out.set(via);
+            }
+        }
+    }
+    for &k in &t.bent_kinds[p.index()] {
+        for from in (pos.by_kind[k.index()] & theirs).cells() {
+            if bent_targets(t, p, k, from, occ, true).contains(king) {
+                return t.board;
+            }
+        }
+    }
+    out
 }
 
 /// Own pieces that alone block a bent capture (step, then slide) from `from` to `king`.
@@ -408,6 +463,28 @@ fn bent_blockers<B: BitSet>(
         }
     }
     out
+}
+
+/// The targets of a piece's move that the King-safety test must decide, with the King's
+/// cell; `None` when the guard lets all of them stand. In check, the targets of a piece
+/// other than the King are first narrowed to the evasions: a move elsewhere leaves the
+/// checking piece on its cell and every cell of its attack as it was (the piece that
+/// moves away was not on them, or there would be no check), so the test would refuse it.
+#[inline]
+fn to_test<B: BitSet>(g: &Guard<B>, royal: bool, from: Cell, targets: B) -> Option<(Cell, B)> {
+    let Guard::Single {
+        king,
+        in_check,
+        blockers,
+        evasions,
+    } = *g
+    else {
+        return None;
+    };
+    if royal || blockers.contains(from) {
+        return Some((king, targets));
+    }
+    in_check.then_some((king, targets & evasions))
 }
 
 /// Legality of one move under a `Single` guard: is the King safe afterwards?
@@ -563,14 +640,46 @@ pub fn generate<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, sin
     }
 }
 
-/// Whether the side to move has a legal move other than `pass`.
+/// Whether the side to move has a legal move other than `pass`. The events of Armies of
+/// Faith ask this of every army in check at the start of its turn: the first move of a
+/// piece found legal answers, and only a position without one generates the rest.
 pub fn has_legal_move<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> bool {
+    if has_legal_piece_move(t, pos) {
+        return true;
+    }
     let mut tally = Tally {
         sink: &mut Counter::default(),
         any: false,
     };
     generate_moves(t, pos, &mut tally);
     tally.any
+}
+
+/// Whether a piece of the side to move has a legal move to one of its targets (plain moves,
+/// captures and promotions; not double steps and the other special moves), stopping at the
+/// first. `false` also when the guard makes and tests every move: the caller then generates.
+fn has_legal_piece_move<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> bool {
+    let us = pos.side;
+    let g = guard(t, pos, us);
+    if let Guard::Play = g {
+        return false;
+    }
+    let o = Occupancy::of(t, pos, us);
+    for (k, kt) in t.kinds[us.index()].iter().enumerate() {
+        for from in (o.own & pos.by_kind[k]).cells() {
+            let targets = targets_of(t, &o, us, Kind(k as u8), kt, from);
+            let legal = match to_test(&g, kt.royal, from, targets) {
+                Some((king, candidates)) => candidates
+                    .cells()
+                    .any(|to| king_safe_after(t, pos, king, from, to, None)),
+                None => targets.any(),
+            };
+            if legal {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The legal moves of the side to move, without the `pass` rule.
@@ -596,29 +705,24 @@ fn generate_moves<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, s
         let promo = t.promotion(us, kind);
         for from in pieces.cells() {
             let mut targets = targets_of(t, &o, us, kind, kt, from);
-            let check = match g {
-                Guard::Single {
-                    in_check, blockers, ..
-                } => kt.royal || in_check || blockers.contains(from),
-                _ => false,
-            };
-            if check {
-                if let Guard::Single { king, .. } = g {
-                    for to in targets.cells() {
-                        if !king_safe_after(t, pos, king, from, to, None) {
-                            targets.clear(to);
-                        }
+            if let Some((king, candidates)) = to_test(&g, kt.royal, from, targets) {
+                targets = candidates;
+                for to in candidates.cells() {
+                    if !king_safe_after(t, pos, king, from, to, None) {
+                        targets.clear(to);
                     }
                 }
             }
             sink.targets(from, targets, promo);
             for &(skipped, to) in &kt.double_steps[from.index()] {
                 if empty.contains(skipped) && empty.contains(to) {
-                    let ok = match g {
-                        Guard::Single { king, .. } if check => {
-                            king_safe_after(t, pos, king, from, to, None)
+                    let mut only = B::empty();
+                    only.set(to);
+                    let ok = match to_test(&g, kt.royal, from, only) {
+                        Some((king, candidates)) => {
+                            candidates.any() && king_safe_after(t, pos, king, from, to, None)
                         }
-                        _ => true,
+                        None => true,
                     };
                     if ok {
                         sink.push(Move::new(from, to, MoveKind::DoubleStep, 0));
@@ -730,6 +834,7 @@ fn passes_guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, royal: bool, mv: Mo
             king,
             in_check,
             blockers,
+            ..
         } => {
             let tested = royal || in_check || blockers.contains(mv.from());
             !tested || king_safe_after(t, pos, king, mv.from(), mv.to(), None)
