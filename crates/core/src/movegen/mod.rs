@@ -138,6 +138,43 @@ fn sliders_of<B: BitSet>(t: &Tables<B>, pos: &Position<B>, p: Player, theirs: B)
         & theirs
 }
 
+/// The leaping and lame pieces of player `p` (among `theirs`) that attack `cell` when only
+/// the cells of `occ` are occupied; with `with_middle`, also the middle cell each lame leap
+/// passes (the cells where a piece would block the attack).
+#[inline]
+fn leap_and_lame_attackers<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    cell: Cell,
+    p: Player,
+    occ: B,
+    theirs: B,
+    with_middle: bool,
+) -> B {
+    let mut out = B::empty();
+    for from in (t.leap_attackers[p.index()][cell.index()] & theirs).cells() {
+        let kind = pos.piece_at(from).expect("attacker on board").kind();
+        if t.kind(p, kind).attacked_from[cell.index()].contains(from) {
+            out.set(from);
+        }
+    }
+    for &k in &t.lame_kinds[p.index()] {
+        let bb = pos.by_kind[k.index()] & theirs;
+        if bb.is_empty() {
+            continue;
+        }
+        for &(from, via) in &t.kind(p, k).lame_attackers[cell.index()] {
+            if bb.contains(from) && !occ.contains(via) {
+                out.set(from);
+                if with_middle {
+                    out.set(via);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Every piece of player `p` that attacks `cell` when only the cells of `occ` are occupied:
 /// a static exchange takes the pieces off one by one and asks again, so that sliders behind
 /// them join in.
@@ -161,23 +198,7 @@ pub fn attackers_to<B: BitSet>(
             }
         }
     }
-    for from in (t.leap_attackers[p.index()][cell.index()] & theirs).cells() {
-        let kind = pos.piece_at(from).expect("attacker on board").kind();
-        if t.kind(p, kind).attacked_from[cell.index()].contains(from) {
-            out.set(from);
-        }
-    }
-    for &k in &t.lame_kinds[p.index()] {
-        let bb = pos.by_kind[k.index()] & theirs;
-        if bb.is_empty() {
-            continue;
-        }
-        for &(from, via) in &t.kind(p, k).lame_attackers[cell.index()] {
-            if bb.contains(from) && !occ.contains(via) {
-                out.set(from);
-            }
-        }
-    }
+    out |= leap_and_lame_attackers(t, pos, cell, p, occ, theirs, false);
     for &k in &t.bent_kinds[p.index()] {
         for from in (pos.by_kind[k.index()] & theirs).cells() {
             if bent_targets(t, p, k, from, occ, true).contains(cell) {
@@ -408,25 +429,7 @@ fn jump_checks<B: BitSet>(
     occ: B,
     theirs: B,
 ) -> B {
-    let mut out = B::empty();
-    for from in (t.leap_attackers[p.index()][king.index()] & theirs).cells() {
-        let kind = pos.piece_at(from).expect("attacker on board").kind();
-        if t.kind(p, kind).attacked_from[king.index()].contains(from) {
-            out.set(from);
-        }
-    }
-    for &k in &t.lame_kinds[p.index()] {
-        let bb = pos.by_kind[k.index()] & theirs;
-        if bb.is_empty() {
-            continue;
-        }
-        for &(from, via) in &t.kind(p, k).lame_attackers[king.index()] {
-            if bb.contains(from) && !occ.contains(via) {
-                out.set(from);
-                out.set(via);
-            }
-        }
-    }
+    let out = leap_and_lame_attackers(t, pos, king, p, occ, theirs, true);
     for &k in &t.bent_kinds[p.index()] {
         for from in (pos.by_kind[k.index()] & theirs).cells() {
             if bent_targets(t, p, k, from, occ, true).contains(king) {
