@@ -111,3 +111,34 @@ fn bad_input_and_missing_engines_are_one_line_errors() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("no-such-engine.engine"), "{stderr}");
 }
+
+#[test]
+fn every_and_offset_label_one_part_of_the_file() {
+    // Parts 1 and 0 of two: the second line alone, then the first and third.
+    let (text, _) = label_with_panoply(THREE, &["--every", "2", "--offset", "1"]);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("rnb1kbnr/"), "{text}");
+    let (text, _) = label_with_panoply(THREE, &["--every", "2"]);
+    let positions: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(positions.len(), 2, "{text}");
+    assert!(
+        positions[0].starts_with("rnbqkbnr/") && positions[1].ends_with("RNB1KBNR w KQkq - 0 1")
+    );
+
+    let engine = panoply_engine();
+    let (out, _) = label(
+        THREE,
+        engine.to_str().unwrap(),
+        &["--every", "2", "--offset", "2"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        "panoply: --offset 2 must be below --every 2",
+        "{stderr}"
+    );
+}

@@ -1,5 +1,5 @@
 //! `panoply label`: replaces the scores of recorded positions with another engine's (the
-//! training data for `tune --lambda 0`).
+//! training data for `tune --lambda 0`, and for networks trained on its judgement).
 
 use super::Failure;
 use clap::Args;
@@ -32,6 +32,13 @@ pub struct LabelArgs {
     /// Drop positions the engine scores beyond this many centipawns (or as a mate).
     #[arg(long, default_value_t = 1500)]
     max_score: i32,
+    /// Label only every K-th position of the file (with `--offset`, to label a large file in
+    /// parts that can be run one at a time and trained on together).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
+    /// Which of each `--every` positions to label: 0 to K-1.
+    #[arg(long, default_value_t = 0)]
+    offset: u64,
     /// Write the labelled file here.
     #[arg(long)]
     out: PathBuf,
@@ -46,9 +53,18 @@ impl LabelArgs {
             max_score: self.max_score,
             timeout: POSITION_TIMEOUT,
         };
+        if self.offset >= self.every {
+            return Err(Failure(format!(
+                "--offset {} must be below --every {}",
+                self.offset, self.every
+            )));
+        }
         let samples: Vec<_> = read_samples(std::slice::from_ref(&self.file))?
             .into_iter()
             .map(|(sample, _, _)| sample)
+            .enumerate()
+            .filter(|(i, _)| *i as u64 % self.every == self.offset)
+            .map(|(_, sample)| sample)
             .collect();
         let labelled = label(&samples, &settings, &|line| eprintln!("{line}"))?;
         let text: String = labelled
