@@ -178,12 +178,13 @@ fn strings(args: &[&str]) -> Vec<String> {
 
 /// Full strength against level 15 at 100 nodes a move, openings from the CwDA book.
 fn levels_args(games: &str, sprt: &str) -> Vec<String> {
-    // At 100 nodes a move the levels' games depend on the evaluation: with the 64-unit CwDA
-    // network Level 20 leads Level 10 by about 33 Elo (Level 15 by only 12), enough for the
-    // wide test to stop early and too little for the narrow one to decide in 200 pairs.
+    // At 100 nodes a move the levels' games depend on the evaluation: with the 128-unit CwDA
+    // network Level 20 leads Level 4 by about 56 Elo (Level 10 not at all, Level 0 by 87),
+    // enough for the wide test to stop early and too little for the narrow one to decide in
+    // 200 pairs.
     let (strong, weak) = (
         panoply_engine("Level 20", 20),
-        panoply_engine("Level 10", 10),
+        panoply_engine("Level 4", 4),
     );
     let book = repo_file("book/cwda.book");
     strings(&[
