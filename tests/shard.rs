@@ -182,10 +182,7 @@ fn levels_args(games: &str, sprt: &str) -> Vec<String> {
     // network Level 20 leads Level 4 by about 56 Elo (Level 10 not at all, Level 0 by 87),
     // enough for the wide test to stop early and too little for the narrow one to decide in
     // 200 pairs.
-    let (strong, weak) = (
-        panoply_engine("Level 20", 20),
-        panoply_engine("Level 4", 4),
-    );
+    let (strong, weak) = (panoply_engine("Level 20", 20), panoply_engine("Level 4", 4));
     let book = repo_file("book/cwda.book");
     strings(&[
         &strong,
