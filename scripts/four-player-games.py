@@ -14,12 +14,9 @@ import re
 import statistics
 import sys
 
+from pgn import games_of
+
 ARMIES = ["Catholic", "Protestant", "Islamic", "Byzantine"]
-
-
-def games_of(path):
-    text = open(path, encoding="utf-8").read()
-    return [g for g in re.split(r"\n(?=\[Event )", text) if g.strip()]
 
 
 def chi_square_p_3(x):

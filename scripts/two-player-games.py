@@ -15,21 +15,13 @@ import re
 import statistics
 import sys
 
+from pgn import games_of, tag
+
 PHASES = [("opening", 1, 30), ("middlegame", 31, 80), ("endgame", 81, 10**9)]
 DECIDED = 1.0  # pawns
 MOVE = re.compile(r"([a-z]\d+[a-z]\d+\S*)\s*\{([^}]*)\}")
 INFO = re.compile(r"^([+-]?(?:M\d+|\d+\.\d+))/(\d+)\s+([\d.]+)s")
 TERMINATION = re.compile(r"\{([^}]*)\}\s*(?:1-0|0-1|1/2-1/2)\s*$")
-
-
-def games_of(path):
-    text = open(path, encoding="utf-8").read()
-    return [g for g in re.split(r"\n(?=\[Event )", text) if g.strip()]
-
-
-def tag(game, name):
-    m = re.search(r'\[%s "([^"]*)"\]' % name, game)
-    return m.group(1) if m else None
 
 
 def pawns(score):
