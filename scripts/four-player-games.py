@@ -14,7 +14,7 @@ import re
 import statistics
 import sys
 
-from pgn import games_of
+from pgn import games_of, tag
 
 ARMIES = ["Catholic", "Protestant", "Islamic", "Byzantine"]
 
@@ -33,9 +33,9 @@ def main(paths):
             body = game.split("\n\n", 1)[1] if "\n\n" in game else ""
             comments = re.findall(r"\{([^}]*)\}", body)
             last = comments[-1].strip() if comments else "(no comment)"
-            m = re.search(r'\[PlyCount "(\d+)"\]', game)
-            if m:
-                plies.append(int(m.group(1)))
+            ply_count = tag(game, "PlyCount")
+            if ply_count:
+                plies.append(int(ply_count))
             for c in comments:
                 d = re.match(r"\s*(?:[-+]?\d+\.\d+|[-+]?M\d+)/(\d+)", c)
                 if d:
