@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Rebuilds shipped networks from the committed data and checks them against
-# networks/MANIFEST.toml: first every data file's sha256, then each network's training command
-# (into a temporary folder), then the weights' sha256 that `panoply train` prints.
+# Rebuilds shipped networks from their data and checks them against networks/MANIFEST.toml:
+# first every data file's sha256, then each network's training command (into a temporary
+# folder), then the weights' sha256 that `panoply train` prints. A listed data file that is not
+# in the tree (data of more than a few MB stays out of git) is made again first: its producer
+# commit is built in a temporary worktree and runs the entry's one-thread datagen command (about
+# an hour a file), and the result must have the listed sha256.
 #
 #   scripts/rebuild-networks.sh                 every shipped network (cwda: ~3 min, one thread)
 #   scripts/rebuild-networks.sh networks/swda.nnue
@@ -17,16 +20,16 @@ MANIFEST=networks/MANIFEST.toml
 PANOPLY=${PANOPLY:-target/release/panoply}
 [ -x "$PANOPLY" ] || cargo build --release --quiet
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+trap 'rm -rf "$WORK"; git worktree prune' EXIT
 
 # The manifest's entries as shell-readable lines, one per entry:
-#   data FILE SHA256 | network FILE WEIGHTS_SHA256 ARGS... | sample NAME KIND DIGEST ARGS...
+#   data FILE SHA256 PRODUCER NEEDED_BY,... COMMAND... | network FILE WEIGHTS_SHA256 ARGS... | sample NAME KIND DIGEST ARGS...
 entries() {
     python3 - "$MANIFEST" <<'PY'
 import sys, tomllib, shlex
 m = tomllib.load(open(sys.argv[1], "rb"))
 for d in m["data"]:
-    print("data", d["file"], d["sha256"])
+    print("data", d["file"], d["sha256"], d["producer"], ",".join(d["needed_by"]), shlex.join(d["command"].split()))
 for n in m["network"]:
     print("network", n["file"], n["weights_sha256"], shlex.join(n["args"]))
 for s in m["sample"]:
@@ -41,6 +44,21 @@ run_into() {
     local args=("${@//\{out\}/$out}")
     "$PANOPLY" "${args[@]}" 2>"$WORK/log" || { cat "$WORK/log" >&2; return 1; }
     sed -n 's/.*weights sha256 \([0-9a-f]*\).*/\1/p' "$WORK/log" | tail -1
+}
+
+# Makes data FILE again with the binary of commit PRODUCER: `panoply COMMAND...`, run in a
+# worktree of that commit (the command names the suites of its own tree), writes FILE there.
+remake() {
+    local file=$1 producer=$2; shift 2
+    local tree="$WORK/producer-$producer"
+    if [ ! -d "$tree" ]; then
+        git worktree add --detach --quiet "$tree" "$producer"
+        (cd "$tree" && CARGO_TARGET_DIR="$WORK/target" cargo build --release --quiet)
+    fi
+    echo "making $file with $producer's binary: panoply $*"
+    (cd "$tree" && "$WORK/target/release/panoply" "$@" --progress 600 2>"$WORK/log") \
+        || { cat "$WORK/log" >&2; return 1; }
+    mv "$tree/$file" "$file"
 }
 
 only=${1:-}
@@ -61,8 +79,16 @@ if [ "$only" = "--sample" ]; then
     exit 0
 fi
 
-while read -r kind file digest rest; do
+while read -r kind file digest producer needed_by command; do
     [ "$kind" = data ] || continue
+    if [ ! -f "$file" ]; then
+        # Only the data of the networks asked for is made again.
+        [ -z "$only" ] || [[ ",$needed_by," == *",$only,"* ]] || continue
+        eval "set -- $command"
+        start=$SECONDS
+        remake "$file" "$producer" "$@" </dev/null
+        echo "      made in $((SECONDS - start)) s"
+    fi
     check "$file" "$digest" "$(sha256sum "$file" | cut -c1-64)"
 done < <(entries)
 while read -r kind file digest args; do
