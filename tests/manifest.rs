@@ -83,8 +83,14 @@ fn every_data_file_is_listed_with_its_bytes() {
     let m = manifest();
     let listed: Vec<&str> = m.data.iter().map(|d| d.file.as_str()).collect();
     for entry in std::fs::read_dir(root().join("networks/data")).unwrap() {
-        let file = format!("networks/data/{}", entry.unwrap().file_name().to_string_lossy());
-        assert!(listed.contains(&file.as_str()), "{file} is not in the manifest");
+        let file = format!(
+            "networks/data/{}",
+            entry.unwrap().file_name().to_string_lossy()
+        );
+        assert!(
+            listed.contains(&file.as_str()),
+            "{file} is not in the manifest"
+        );
     }
     for d in &m.data {
         check_bytes(d);
