@@ -1,7 +1,8 @@
 //! networks/MANIFEST.toml is true: every data file in networks/data/ is listed with the bytes
-//! and size it has (a listed file that is not in the tree can be made again), every shipped network has the weights it names, and the two samples that
-//! stand for the whole pipeline — a one-thread datagen run and a training run with the shipped
-//! recipe — give again, byte for byte, the digests written there.
+//! and size it has (a listed file that is not in the tree can be made again), every shipped
+//! network has the weights it names, and the two samples that stand for the whole pipeline — a
+//! one-thread datagen run and a training run with the shipped recipe — give again, byte for
+//! byte, the digests written there.
 
 use panoply::digest::sha256_hex;
 use panoply::nnue::format::Network;
