@@ -81,17 +81,20 @@ fn a_terminal_gets_one_greeting_line() {
     }
 }
 
-/// Runs `args` with a stdout nobody reads (closed before the first line is written): the
-/// program must end quietly, as `panoply ... | head -1` does once head has its line.
+/// Runs `args` with a stdout nobody reads: the program must end quietly, as `panoply ... |
+/// head -1` does once head has its line. The pipe's reading end is closed before the program
+/// starts; closed after the spawn, a loaded machine could let a short command write all its
+/// output into the pipe first and end normally.
 fn run_with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(BIN)
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let child = Command::new(BIN)
         .args(args)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(writer)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     (
         out.status.code(),
