@@ -13,9 +13,14 @@
 //! (checkmates come from checks: RULES 5.4), killer moves, a transposition table that the
 //! caller keeps between searches ([`super::multi_table`]: one per engine, entries per root
 //! army), and stop on a node or time budget, keeping the best move of
-//! the last finished iteration unless a move of the unfinished one beat it. In BRS+ the
-//! opponent layer tries captures of the searching army's pieces first, by whichever
-//! opponent.
+//! the last finished iteration unless a move of the unfinished one beat it.
+//!
+//! BRS+ also searches by principal variation (a move after the first is tried with a null
+//! window at its mover's bound first), prunes quiet moves and replies that cannot reach the
+//! bound in the last two plies (futility), and orders the opponent layer as one list: the
+//! table's reply, then captures of the searching army's pieces by whichever opponent, the
+//! killer, then the opponents' moves interleaved by their rank in each one's own order, so
+//! that each opponent's likeliest replies come before any opponent's unlikely ones.
 
 use super::multi_table::MultiTable;
 use super::ordering::TacticalSink;
@@ -108,6 +113,11 @@ const MAX_DEPTH: u32 = 64;
 /// a check that captures before captures that do not.
 const CHECK_BONUS: i32 = 8_000;
 const MAX_PLY: usize = 128;
+/// How far a quiet reply of the opponent layer is taken to move the searching army's value
+/// at most ([`Searcher::futile_replies`]).
+const REPLY_MARGIN: [i32; 3] = [0, 60, 200];
+/// The same for a quiet move of the searching army ([`Searcher::futile_moves`]).
+const MOVE_MARGIN: [i32; 3] = [0, 60, 200];
 
 struct Searcher<'a, B: BitSet, U: Utility<B> + ?Sized> {
     t: &'a Tables<B>,
@@ -372,7 +382,7 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
                 top[lines - 1].0
             };
             let child = pos.play(t, m);
-            let score = self.child_value(pos, &child, depth - 1, alpha, win + 1, 1);
+            let score = self.scout(pos, &child, depth - 1, (alpha, win + 1), 1, true, i == 0);
             if self.aborted {
                 break;
             }
@@ -423,6 +433,36 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
         };
         self.keys.pop();
         v
+    }
+
+    /// [`Self::child_value`], in BRS+ by principal variation search: after the first move
+    /// of a node, a move is first tried with the narrowest window at the bound its mover
+    /// must beat (`alpha` for the searching army, `beta` for an opponent), and searched
+    /// again with the whole window only when it beats it.
+    #[allow(clippy::too_many_arguments)]
+    fn scout(
+        &mut self,
+        parent: &Position<B>,
+        pos: &Position<B>,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        maximizing: bool,
+        first: bool,
+    ) -> i32 {
+        if first || self.method != Method::BestReply || beta - alpha <= 1 {
+            return self.child_value(parent, pos, depth, alpha, beta, ply);
+        }
+        let (a, b) = if maximizing {
+            (alpha, alpha + 1)
+        } else {
+            (beta - 1, beta)
+        };
+        let v = self.child_value(parent, pos, depth, a, b, ply);
+        if self.aborted || v <= alpha || v >= beta {
+            return v;
+        }
+        self.child_value(parent, pos, depth, alpha, beta, ply)
     }
 
     /// The value of a finished game (or of one the root army is out of) for the root army,
@@ -618,9 +658,30 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
         first(&mut moves, hint);
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
         let mut best_move = moves[0];
+        let futile = if maximizing {
+            self.futile_moves(pos, depth, alpha)
+        } else {
+            None
+        };
+        if let Some(stand) = futile {
+            best = stand;
+        }
+        let mut first = true;
         for m in moves {
+            if futile.is_some() && self.quiet(pos, m) {
+                continue;
+            }
             let child = pos.play(self.t, m);
-            let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
+            let v = self.scout(
+                pos,
+                &child,
+                depth - 1,
+                (alpha, beta),
+                ply + 1,
+                maximizing,
+                first,
+            );
+            first = false;
             if self.aborted {
                 return 0;
             }
@@ -668,25 +729,45 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
         let window = (alpha, beta);
         // The opponent layer: each opponent may be the one that replies; the ones before it
         // play their first-ordered move, and so do the ones after it.
-        let mut best = i32::MAX;
-        let (prefixes, replies, prefix) = self.opponent_replies(pos, ply);
-        for &(k, m) in &replies {
-            let mut child = prefixes[k].play(self.t, m);
-            while child.side != self.root && !self.finished(&child) {
-                let Some(d) = self.default_move(&child, ply) else {
-                    break;
-                };
-                child = child.play(self.t, d);
+        if depth == 1 {
+            // The line where every opponent plays its first-ordered move is one of the
+            // replies, and found without ordering all of them: when it already refutes the
+            // searching army's move, no other reply needs to be generated.
+            let prefix = self.default_line(pos, ply);
+            if prefix.side == self.root && !self.finished(&prefix) {
+                let stand = self.eval.utility(self.t, &prefix, self.root);
+                if stand <= alpha {
+                    return stand;
+                }
             }
-            let v = self.child_value(pos, &child, depth - 1, alpha, beta, ply + 1);
+        }
+        let mut best = i32::MAX;
+        let mut best_reply = Move::NONE;
+        let (prefixes, replies, prefix) = self.opponent_replies(pos, ply, hint);
+        let futile = self.futile_replies(&prefix, depth, alpha);
+        if let Some(stand) = futile {
+            best = stand;
+            beta = beta.min(stand);
+        }
+        let mut first = true;
+        for &(k, m) in &replies {
+            if futile.is_some() && self.quiet(&prefixes[k], m) {
+                continue;
+            }
+            let child = self.default_line(&prefixes[k].play(self.t, m), ply);
+            let v = self.scout(pos, &child, depth - 1, (alpha, beta), ply + 1, false, first);
+            first = false;
             if self.aborted {
                 return 0;
             }
-            best = best.min(v);
+            if v < best {
+                best = v;
+                best_reply = m;
+            }
             beta = beta.min(v);
             if alpha >= beta {
                 self.killers[ply] = m;
-                self.remember(pos, depth, window, best, Move::NONE);
+                self.remember(pos, depth, window, best, m);
                 return best;
             }
         }
@@ -694,21 +775,85 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
             // The searching army was eliminated or the game ended inside the layer.
             return self.eval.utility(self.t, &prefix, self.root);
         }
-        self.remember(pos, depth, window, best, Move::NONE);
+        self.remember(pos, depth, window, best, best_reply);
         best
+    }
+
+    /// The position after every opponent, from `pos` on, has played its first-ordered move.
+    fn default_line(&mut self, pos: &Position<B>, ply: usize) -> Position<B> {
+        let mut line = *pos;
+        while line.side != self.root && !self.finished(&line) {
+            let Some(d) = self.default_move(&line, ply) else {
+                break;
+            };
+            line = line.play(self.t, d);
+        }
+        line
+    }
+
+    /// At an opponent layer of the last two plies: the value of the line where every
+    /// opponent plays its first-ordered move, when it stands so far above `alpha` that no
+    /// quiet reply (see [`Self::quiet`]) is likely to bring the searching army's value down
+    /// to it. Such a reply only moves the pieces near Kings and a Pawn's advance, worth
+    /// less than [`REPLY_MARGIN`] together; the replies that take, promote or check are
+    /// still searched, and the first-ordered replies are what the value stands for.
+    fn futile_replies(&self, prefix: &Position<B>, depth: u32, alpha: i32) -> Option<i32> {
+        if depth > 2 || prefix.side != self.root || self.finished(prefix) {
+            return None;
+        }
+        let stand = self.eval.utility(self.t, prefix, self.root);
+        (stand - REPLY_MARGIN[depth as usize] > alpha
+            && stand.abs() < self.eval.win() - MAX_PLY as i32)
+            .then_some(stand)
+    }
+
+    /// In BRS+, at a move of the searching army in the last two plies: its value as it
+    /// stands, when that is so far below `alpha` that no quiet move (see [`Self::quiet`])
+    /// is likely to lift it above; only the moves that take, promote or check are then
+    /// searched. Not in check, where every move changes the King's safety.
+    fn futile_moves(&self, pos: &Position<B>, depth: u32, alpha: i32) -> Option<i32> {
+        if depth > 2 || self.method != Method::BestReply || is_in_check(self.t, pos, pos.side) {
+            return None;
+        }
+        let stand = self.eval.utility(self.t, pos, self.root);
+        (stand + MOVE_MARGIN[depth as usize] <= alpha
+            && alpha.abs() < self.eval.win() - MAX_PLY as i32)
+            .then_some(stand)
+    }
+
+    /// A move that neither captures, promotes nor checks a King or Emperor, nor moves one,
+    /// nor comes within two cells of a royal piece of the searching army: what it changes
+    /// of the searching army's value is a Pawn's advance and a piece's distance to the other
+    /// Kings.
+    fn quiet(&self, pos: &Position<B>, m: Move) -> bool {
+        let t = self.t;
+        !matches!(
+            m.kind(),
+            MoveKind::Promotion | MoveKind::EnPassant | MoveKind::Merge | MoveKind::Drop
+        ) && !pos.occupied.contains(m.to())
+            && !pos.royals(t, pos.side).contains(m.from())
+            && !pos
+                .royals(t, self.root)
+                .cells()
+                .any(|k| t.distance(k, m.to()) <= 2)
+            && !gives_check(t, pos, m, enemy_royals(t, pos))
     }
 
     /// The replies of the opponent layer: each opponent's moves in its own order, the
     /// opponents before it having played their first-ordered moves (`prefixes[k]` is the
-    /// position the `k`th opponent moves in). Captures of the searching army's pieces by
-    /// any opponent go first, most valuable victim first, the next army first among equals:
-    /// they are the replies most likely to refute the searching army's move. Also returns
-    /// the position after every opponent's first-ordered move.
+    /// position the `k`th opponent moves in). The table's reply (`hint`) goes first, then
+    /// captures of the searching army's pieces by any opponent, most valuable victim first
+    /// — the replies most likely to refute the searching army's move — then the killer, then
+    /// every opponent's first-ordered move before any opponent's second, and so on, the
+    /// next army first among equals: a refutation by the last opponent is not tried only
+    /// after every move of the others. Also returns the position after every opponent's
+    /// first-ordered move.
     #[allow(clippy::type_complexity)]
     fn opponent_replies(
         &self,
         pos: &Position<B>,
         ply: usize,
+        hint: Move,
     ) -> (Vec<Position<B>>, Vec<(usize, Move)>, Position<B>) {
         let mut prefixes = Vec::new();
         let mut replies = Vec::new();
@@ -720,12 +865,26 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
             }
             self.order(&prefix, &mut moves, ply);
             let next = prefix.play(self.t, moves[0]);
-            replies.extend(moves.iter().map(|&m| (prefixes.len(), m)));
+            replies.extend(
+                moves
+                    .iter()
+                    .enumerate()
+                    .map(|(r, &m)| (prefixes.len(), r, m)),
+            );
             prefixes.push(prefix);
             prefix = next;
         }
-        // Stable: among equal threats each opponent's order and the turn order stay.
-        replies.sort_by_cached_key(|&(k, m)| std::cmp::Reverse(self.threat(&prefixes[k], m)));
+        let killer = self.killers[ply];
+        replies.sort_by_cached_key(|&(k, rank, m)| {
+            (
+                m != hint,
+                std::cmp::Reverse(self.threat(&prefixes[k], m)),
+                m != killer,
+                rank,
+                k,
+            )
+        });
+        let replies = replies.into_iter().map(|(k, _, m)| (k, m)).collect();
         (prefixes, replies, prefix)
     }
 
@@ -863,6 +1022,62 @@ mod tests {
         assert!(legal_moves(&t, &pos).len() > 20);
     }
 
+    /// A BRS+ searcher for `root` with no limits.
+    fn brs_searcher<'a, B: BitSet, U: Utility<B>>(
+        t: &'a Tables<B>,
+        eval: &'a U,
+        stop: &'a AtomicBool,
+        table: &'a mut MultiTable,
+        root: Player,
+    ) -> Searcher<'a, B, U> {
+        Searcher {
+            t,
+            eval,
+            root,
+            method: Method::BestReply,
+            nodes: 0,
+            limits: MultiLimits::default(),
+            start: Instant::now(),
+            stop,
+            aborted: false,
+            next_clock_check: 0,
+            keys: Vec::new(),
+            killers: [Move::NONE; MAX_PLY],
+            table,
+        }
+    }
+
+    /// What futility pruning may skip: of the Catholic moves below (a Rook on dv1, its King
+    /// on ft2, the Byzantine King on as1), the Rook's moves that check, capture or come near
+    /// the King, and every King move, are kept; a Rook move that does none of that is quiet.
+    #[test]
+    fn futility_skips_only_moves_that_neither_take_check_nor_near_the_king() {
+        let crate::game::AnyTables::Wide(t) = crate::games::tables("aof5").unwrap() else {
+            panic!("aof5 uses the wide bitset");
+        };
+        let eval = crate::games::aof5::eval::Eval::new(&t);
+        let empty = "10/10/10/10/10/10/10/10";
+        let text = format!(
+            "10/10/10/10/3,cR,6/10/10/bK,9|10/10/10/10/10/10/5,cK,4/10|{empty}|{empty} c cb - 0 1"
+        );
+        let pos = crate::position::fen::parse(&t, &text).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut table = MultiTable::new(4);
+        let s = brs_searcher(&t, &eval, &stop, &mut table, pos.side);
+        let quiet = |name: &str| {
+            let m = legal_vec(&t, &pos)
+                .into_iter()
+                .find(|&m| format_move(&t, m) == name)
+                .unwrap_or_else(|| panic!("{name} is not legal"));
+            s.quiet(&pos, m)
+        };
+        assert!(quiet("dv1dz1"), "a Rook move far from every King");
+        assert!(!quiet("dv1ds1"), "a check along row s");
+        assert!(!quiet("dv1av1"), "a check along column a");
+        assert!(!quiet("dv1dt1"), "within two cells of its own King");
+        assert!(!quiet("ft2ft1"), "a King move");
+    }
+
     /// The default move of a non-searched opponent, found lazily, is the move the full
     /// ordering puts first: in suite positions and one move later (another army to move),
     /// with and without a killer at the ply.
@@ -874,21 +1089,8 @@ mod tests {
         let eval = crate::games::aof5::eval::Eval::new(&t);
         let suite = include_str!("../../book/suites/aof5.epd");
         let stop = AtomicBool::new(false);
-        let mut s = Searcher {
-            t: &t,
-            eval: &eval,
-            root: Player(0),
-            method: Method::BestReply,
-            nodes: 0,
-            limits: MultiLimits::default(),
-            start: Instant::now(),
-            stop: &stop,
-            aborted: false,
-            next_clock_check: 0,
-            keys: Vec::new(),
-            killers: [Move::NONE; MAX_PLY],
-            table: &mut MultiTable::new(4),
-        };
+        let mut table = MultiTable::new(4);
+        let mut s = brs_searcher(&t, &eval, &stop, &mut table, Player(0));
         let mut compared = 0;
         for line in suite.lines().filter(|l| l.starts_with("aof5 ")).take(12) {
             let start = crate::position::fen::parse(&t, &line[5..]).unwrap();
