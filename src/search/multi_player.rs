@@ -795,8 +795,8 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
     /// opponent plays its first-ordered move, when it stands so far above `alpha` that no
     /// quiet reply (see [`Self::quiet`]) is likely to bring the searching army's value down
     /// to it. Such a reply only moves the pieces near Kings and a Pawn's advance, worth
-    /// less than [`REPLY_MARGIN`] together; the replies that take, promote or check are
-    /// still searched, and the first-ordered replies are what the value stands for.
+    /// less than [`REPLY_MARGIN`] together; the replies that are not quiet are still
+    /// searched, and the first-ordered replies are what the value stands for.
     fn futile_replies(&self, prefix: &Position<B>, depth: u32, alpha: i32) -> Option<i32> {
         if depth > 2 || prefix.side != self.root || self.finished(prefix) {
             return None;
@@ -809,8 +809,8 @@ impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
 
     /// In BRS+, at a move of the searching army in the last two plies: its value as it
     /// stands, when that is so far below `alpha` that no quiet move (see [`Self::quiet`])
-    /// is likely to lift it above; only the moves that take, promote or check are then
-    /// searched. Not in check, where every move changes the King's safety.
+    /// is likely to lift it above; only the moves that are not quiet are then searched.
+    /// Not in check, where every move changes the King's safety.
     fn futile_moves(&self, pos: &Position<B>, depth: u32, alpha: i32) -> Option<i32> {
         if depth > 2 || self.method != Method::BestReply || is_in_check(self.t, pos, pos.side) {
             return None;
