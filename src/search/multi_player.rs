@@ -152,21 +152,8 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     table: &mut MultiTable,
     mut on_iteration: impl FnMut(&Iteration),
 ) -> MultiResult {
-    let mut s = Searcher {
-        t,
-        eval,
-        root: pos.side,
-        method,
-        nodes: 0,
-        limits,
-        start: limits.started.unwrap_or_else(Instant::now),
-        stop,
-        aborted: false,
-        next_clock_check: 0,
-        keys: history.to_vec(),
-        killers: [Move::NONE; MAX_PLY],
-        table,
-    };
+    let mut s = Searcher::new(t, eval, pos.side, method, limits, stop, table);
+    s.keys = history.to_vec();
     let mut moves: Vec<Move> = legal_vec(t, pos);
     let mut result = MultiResult {
         best: moves.first().copied(),
@@ -360,7 +347,34 @@ fn score_for(win: i32, players: i32, s: i32) -> Score {
     }
 }
 
-impl<B: BitSet, U: Utility<B> + ?Sized> Searcher<'_, B, U> {
+impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
+    /// A searcher for `root` that has searched nothing yet, with no earlier positions.
+    fn new(
+        t: &'a Tables<B>,
+        eval: &'a U,
+        root: Player,
+        method: Method,
+        limits: MultiLimits,
+        stop: &'a AtomicBool,
+        table: &'a mut MultiTable,
+    ) -> Self {
+        Searcher {
+            t,
+            eval,
+            root,
+            method,
+            nodes: 0,
+            limits,
+            start: limits.started.unwrap_or_else(Instant::now),
+            stop,
+            aborted: false,
+            next_clock_check: 0,
+            keys: Vec::new(),
+            killers: [Move::NONE; MAX_PLY],
+            table,
+        }
+    }
+
     /// One iteration over the root's moves at `depth`: the best `lines` scores, best first,
     /// and each move's score (`i32::MIN` for the moves not searched before a stop).
     fn root_iteration(
@@ -1030,21 +1044,8 @@ mod tests {
         table: &'a mut MultiTable,
         root: Player,
     ) -> Searcher<'a, B, U> {
-        Searcher {
-            t,
-            eval,
-            root,
-            method: Method::BestReply,
-            nodes: 0,
-            limits: MultiLimits::default(),
-            start: Instant::now(),
-            stop,
-            aborted: false,
-            next_clock_check: 0,
-            keys: Vec::new(),
-            killers: [Move::NONE; MAX_PLY],
-            table,
-        }
+        let limits = MultiLimits::default();
+        Searcher::new(t, eval, root, Method::BestReply, limits, stop, table)
     }
 
     /// What futility pruning may skip: of the Catholic moves below (a Rook on dv1, its King
