@@ -134,6 +134,10 @@ struct Searcher<'a, B: BitSet, U: Utility<B> + ?Sized> {
     /// Keys of the game's earlier positions and of the current line, for repetitions.
     keys: Vec<u64>,
     killers: [Move; MAX_PLY],
+    /// The legal moves of the opponents along the last line of first-ordered replies tried
+    /// at an opponent layer (by position key), so that the layer's replies, when that line
+    /// does not refute, are not generated twice.
+    line_moves: Vec<(u64, Vec<Move>)>,
     table: &'a mut MultiTable,
 }
 
@@ -371,6 +375,7 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
             next_clock_check: 0,
             keys: Vec::new(),
             killers: [Move::NONE; MAX_PLY],
+            line_moves: Vec::new(),
             table,
         }
     }
@@ -747,7 +752,7 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
             // The line where every opponent plays its first-ordered move is one of the
             // replies, and found without ordering all of them: when it already refutes the
             // searching army's move, no other reply needs to be generated.
-            let prefix = self.default_line(pos, ply);
+            let prefix = self.default_line(pos, ply, true);
             if prefix.side == self.root && !self.finished(&prefix) {
                 let stand = self.eval.utility(self.t, &prefix, self.root);
                 if stand <= alpha {
@@ -768,7 +773,7 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
             if futile.is_some() && self.quiet(&prefixes[k], m) {
                 continue;
             }
-            let child = self.default_line(&prefixes[k].play(self.t, m), ply);
+            let child = self.default_line(&prefixes[k].play(self.t, m), ply, false);
             let v = self.scout(pos, &child, depth - 1, (alpha, beta), ply + 1, false, first);
             first = false;
             if self.aborted {
@@ -793,16 +798,51 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
         best
     }
 
-    /// The position after every opponent, from `pos` on, has played its first-ordered move.
-    fn default_line(&mut self, pos: &Position<B>, ply: usize) -> Position<B> {
+    /// The position after every opponent, from `pos` on, has played its first-ordered move;
+    /// with `keep`, the opponents' legal moves on the way are kept in `line_moves`.
+    fn default_line(&mut self, pos: &Position<B>, ply: usize, keep: bool) -> Position<B> {
         let mut line = *pos;
+        let mut kept = 0;
         while line.side != self.root && !self.finished(&line) {
-            let Some(d) = self.default_move(&line, ply) else {
+            // The move static ordering ranks first is what an opponent not searched plays in
+            // BRS+. It costs a move generation, so it counts as a node.
+            self.nodes += 1;
+            let mut list = MoveList::new();
+            generate(self.t, &line, &mut list);
+            if keep {
+                self.keep_line_moves(kept, line.hash, &list);
+                kept += 1;
+            }
+            let Some(d) = self.first_ordered(&line, &list, ply) else {
                 break;
             };
             line = line.play(self.t, d);
         }
+        if keep {
+            self.line_moves.truncate(kept);
+        }
         line
+    }
+
+    /// Keeps `moves`, generated in the position keyed `key`, as the `i`th of `line_moves`,
+    /// reusing the room of the list there.
+    fn keep_line_moves(&mut self, i: usize, key: u64, moves: &[Move]) {
+        if i == self.line_moves.len() {
+            self.line_moves.push((key, Vec::new()));
+        }
+        let (k, kept) = &mut self.line_moves[i];
+        *k = key;
+        kept.clear();
+        kept.extend_from_slice(moves);
+    }
+
+    /// The legal moves of `pos`: those kept from the last line of first-ordered replies
+    /// when it passed `pos`, else generated.
+    fn line_or_legal_moves(&mut self, pos: &Position<B>) -> Vec<Move> {
+        match self.line_moves.iter().position(|&(k, _)| k == pos.hash) {
+            Some(i) => self.line_moves.swap_remove(i).1,
+            None => legal_vec(self.t, pos),
+        }
     }
 
     /// At an opponent layer of the last two plies: the value of the line where every
@@ -864,7 +904,7 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
     /// first-ordered move.
     #[allow(clippy::type_complexity)]
     fn opponent_replies(
-        &self,
+        &mut self,
         pos: &Position<B>,
         ply: usize,
         hint: Move,
@@ -873,7 +913,7 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
         let mut replies = Vec::new();
         let mut prefix = *pos;
         while prefix.side != self.root && !self.finished(&prefix) {
-            let mut moves: Vec<Move> = legal_vec(self.t, &prefix);
+            let mut moves = self.line_or_legal_moves(&prefix);
             if moves.is_empty() {
                 break;
             }
@@ -922,40 +962,35 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
         pos.winner.is_some() || pos.alive.count_ones() <= 1 || !pos.is_alive(self.root)
     }
 
-    /// The move static ordering ranks first (what a non-searched opponent plays in BRS+).
-    /// It costs a move generation, so it counts as a node.
-    fn default_move(&mut self, pos: &Position<B>, ply: usize) -> Option<Move> {
-        self.nodes += 1;
-        let mut list = MoveList::new();
-        generate(self.t, pos, &mut list);
-        self.first_ordered(pos, &list, ply)
-    }
-
     /// The move [`Self::order`] puts first, found without judging every move for check:
-    /// a move goes up by at most [`CHECK_BONUS`], so once the moves' keys without it fall
-    /// that far below the best full key, none of the rest can overtake it. Ties go to the
-    /// earlier generated move, as in `order`'s stable sort.
+    /// a move goes up by at most [`CHECK_BONUS`], so a move whose key without it falls that
+    /// far below the best full key so far cannot overtake it. Ties go to the earlier
+    /// generated move, as in `order`'s stable sort.
     fn first_ordered(&self, pos: &Position<B>, moves: &[Move], ply: usize) -> Option<Move> {
         let killer = self.killers.get(ply).copied().unwrap_or(Move::NONE);
         let royals = enemy_royals(self.t, pos);
-        let mut by_base: Vec<(i32, usize)> = moves
+        let bases: Vec<i32> = moves
             .iter()
-            .enumerate()
-            .map(|(i, m)| (self.static_key(pos, m, killer), i))
+            .map(|m| self.static_key(pos, m, killer))
             .collect();
-        by_base.sort_unstable_by_key(|&(base, i)| (std::cmp::Reverse(base), i));
-        let mut best: Option<(i32, usize)> = None;
-        for (base, i) in by_base {
-            if best.is_some_and(|(key, _)| base + CHECK_BONUS < key) {
-                break;
-            }
+        let full_key = |i: usize| {
             let check = gives_check(self.t, pos, moves[i], royals);
-            let key = base + if check { CHECK_BONUS } else { 0 };
-            if best.is_none_or(|(k, j)| key > k || (key == k && i < j)) {
-                best = Some((key, i));
+            bases[i] + if check { CHECK_BONUS } else { 0 }
+        };
+        // Start from the first move of the highest key without the bonus: its full key is
+        // the first bound the others must come near.
+        let top = (0..moves.len()).max_by_key(|&i| (bases[i], std::cmp::Reverse(i)))?;
+        let mut best = (full_key(top), top);
+        for (i, &base) in bases.iter().enumerate() {
+            if i == top || base + CHECK_BONUS < best.0 {
+                continue;
+            }
+            let key = full_key(i);
+            if key > best.0 || (key == best.0 && i < best.1) {
+                best = (key, i);
             }
         }
-        best.map(|(_, i)| moves[i])
+        Some(moves[best.1])
     }
 
     /// Captures by victim value (then cheap attackers first), promotions and mergers, the
