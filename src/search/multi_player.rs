@@ -28,9 +28,10 @@ use super::{time, Info, Limits, Score, SearchResult};
 use crate::bitboard::BitSet;
 pub use crate::eval::utility::Utility;
 use crate::game::Game;
+use crate::geometry::Cell;
 use crate::movegen::{generate, is_in_check, piece_targets, tables::Tables, MoveList};
 use crate::moves::{Move, MoveKind};
-use crate::piece::Player;
+use crate::piece::{Kind, Player};
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -250,7 +251,21 @@ fn gives_check<B: BitSet>(t: &Tables<B>, pos: &Position<B>, m: Move, enemy_royal
         MoveKind::Promotion | MoveKind::Merge => m.piece_kind(),
         _ => piece.kind(),
     };
-    (piece_targets(t, pos, pos.side, kind, m.to()) & enemy_royals).any()
+    may_reach_royal(t, pos.side, kind, m.to(), enemy_royals)
+        && (piece_targets(t, pos, pos.side, kind, m.to()) & enemy_royals).any()
+}
+
+/// Whether a piece of kind `k` on `from` could capture on one of `royals` on an empty
+/// board: false spares [`gives_check`] the piece's targets, which most moves do not need.
+fn may_reach_royal<B: BitSet>(t: &Tables<B>, us: Player, k: Kind, from: Cell, royals: B) -> bool {
+    let kt = t.kind(us, k);
+    kt.has_lame
+        || kt.has_bent
+        || (kt.capture[from.index()] & royals).any()
+        || (!kt.slides.is_empty()
+            && royals
+                .cells()
+                .any(|r| t.slide_lines[us.index()][r.index()].contains(from)))
 }
 
 /// The legal moves of the army to move. The list is filled in place and copied out once:

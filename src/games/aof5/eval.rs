@@ -4,6 +4,7 @@
 //! promoted pieces once an Emperor makes a second checkmate by a promoted piece a win).
 
 use super::pieces::{is_promoted_type, EMPEROR, KIND_COUNT, PAWN, YEOMAN};
+use super::events::is_over;
 use super::{opposite, BYZANTINE};
 use crate::bitboard::BitSet;
 use crate::eval::utility::Utility;
@@ -115,14 +116,25 @@ impl<B: BitSet> Eval<B> {
 
     /// The score of each army (0 for armies out of play).
     pub fn army_scores(&self, t: &Tables<B>, pos: &Position<B>) -> [i32; 4] {
+        let kings = [0, 1, 2, 3].map(|p| pos.royals(t, Player(p)).lowest());
+        // Between moves the army to move has checkmated every King it attacked (rule (a)),
+        // so while the game goes on it attacks none: no need to ask.
+        let attacks_none = (!is_over(pos)).then_some(pos.side);
         let mut scores = [0; 4];
         for p in (0..4).map(Player).filter(|&p| pos.is_alive(p)) {
-            scores[p.index()] = self.army(t, pos, p);
+            scores[p.index()] = self.army(t, pos, p, &kings, attacks_none);
         }
         scores
     }
 
-    fn army(&self, t: &Tables<B>, pos: &Position<B>, p: Player) -> i32 {
+    fn army(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        p: Player,
+        kings: &[Option<Cell>; 4],
+        attacks_none: Option<Player>,
+    ) -> i32 {
         let own = pos.by_player[p.index()];
         let mut score = 0;
         let mut promoted = 0;
@@ -135,7 +147,7 @@ impl<B: BitSet> Eval<B> {
                 score += 3 * advance(t, c, target_camp);
             }
         }
-        let Some(king) = pos.royals(t, p).lowest() else {
+        let Some(king) = kings[p.index()] else {
             return score;
         };
         let emperor = pos.pieces(p, EMPEROR).any();
@@ -148,12 +160,15 @@ impl<B: BitSet> Eval<B> {
             let theirs = pos.by_player[q.index()];
             // King safety against each opponent: an attacked King may be checkmated before
             // it moves, and enemy pieces close to it are the attackers of tomorrow.
-            if attacked_by(t, pos, king, q, pos.occupied, pos.occupied) {
+            let attacked = || attacked_by(t, pos, king, q, pos.occupied, pos.occupied);
+            if attacks_none == Some(q) {
+                debug_assert!(!attacked(), "the army to move attacks a King between moves");
+            } else if attacked() {
                 score -= 250;
             }
             score -= 12 * (theirs & self.near2[king.index()]).count() as i32;
             // Pressure on that opponent's King: the prospect of checkmating it.
-            if let Some(their_king) = pos.royals(t, q).lowest() {
+            if let Some(their_king) = kings[q.index()] {
                 score += 8 * (own & self.near2[their_king.index()]).count() as i32;
             }
         }

@@ -120,12 +120,31 @@ pub fn attacked_by<B: BitSet>(
     if theirs.is_empty() {
         return false;
     }
-    let sliders = sliders_of(t, pos, p, theirs);
-    ((t.slide_lines[p.index()][cell.index()] & sliders).any()
-        && t.slide_dirs[p.index()]
-            .iter()
-            .any(|&d| slides_onto(t, pos, cell, p, d as usize, occ, sliders).is_some()))
+    // The pieces on the cell's lines are few: each is looked at along its own line.
+    let on_lines = t.slide_lines[p.index()][cell.index()] & theirs;
+    on_lines
+        .cells()
+        .any(|b| slides_along_line(t, pos, cell, p, b, occ))
         || jumps_onto(t, pos, cell, p, occ, theirs)
+}
+
+/// Whether the piece of player `p` on `b`, a cell on one of `cell`'s lines, slides onto
+/// `cell` when only the cells of `occ` are occupied.
+#[inline(always)]
+fn slides_along_line<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    cell: Cell,
+    p: Player,
+    b: Cell,
+    occ: B,
+) -> bool {
+    let Some(back) = t.line_dir(cell, b) else {
+        return false;
+    };
+    pos.piece_at(b).is_some_and(|piece| {
+        t.kind(p, piece.kind()).slide_range[t.opposite[back] as usize] >= t.distance(cell, b)
+    }) && t.first_blocker(back, cell, occ) == Some(b)
 }
 
 /// The pieces of `theirs` (player `p`'s) of a kind that slides: only they can attack along a
@@ -363,36 +382,41 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
     let mut blockers = B::empty();
     let mut in_check = false;
     let mut evasions = B::empty();
-    for p in (0..t.players() as u8)
+    let opponents = (0..t.players() as u8)
         .map(Player)
-        .filter(|&p| p != us && pos.is_alive(p))
-    {
+        .filter(|&p| p != us && pos.is_alive(p));
+    // One look along each line from the King finds both slider checks and pins, whichever
+    // opponent's slider stands there (with several opponents, a line is looked along once).
+    let mut directions = opponents
+        .clone()
+        .fold(0u32, |acc, p| acc | t.slide_dir_mask[p.index()]);
+    while directions != 0 {
+        let d = directions.trailing_zeros() as usize;
+        directions &= directions - 1;
+        let back = t.opposite[d] as usize;
+        let Some(b1) = t.first_blocker(back, king, occ) else {
+            continue;
+        };
+        if !own.contains(b1) {
+            if opposing_slider(t, pos, us, king, d, b1) {
+                in_check = true;
+                // The checker and the empty cells between it and the King.
+                evasions |= t.ray(back, king).without(t.ray(back, b1));
+            }
+            continue;
+        }
+        let Some(b2) = t.first_blocker(back, b1, occ) else {
+            continue;
+        };
+        if !own.contains(b2) && opposing_slider(t, pos, us, king, d, b2) {
+            blockers.set(b1);
+        }
+    }
+    for p in opponents {
         let theirs = pos.by_player[p.index()];
         for &k in &t.bent_kinds[p.index()] {
             for from in pos.pieces(p, k).cells() {
                 blockers |= bent_blockers(t, p, k, from, king, occ, own);
-            }
-        }
-        // One look along each line from the King finds both slider checks and pins.
-        for &d in &t.slide_dirs[p.index()] {
-            let d = d as usize;
-            let back = t.opposite[d] as usize;
-            let Some(b1) = t.first_blocker(back, king, occ) else {
-                continue;
-            };
-            if !own.contains(b1) {
-                if slides_from(t, pos, king, p, d, b1, theirs) {
-                    in_check = true;
-                    // The checker and the empty cells between it and the King.
-                    evasions |= t.ray(back, king).without(t.ray(back, b1));
-                }
-                continue;
-            }
-            let Some(b2) = t.first_blocker(back, b1, occ) else {
-                continue;
-            };
-            if slides_from(t, pos, king, p, d, b2, theirs) {
-                blockers.set(b1);
             }
         }
         let jumpers = jump_checks(t, pos, king, p, occ, theirs);
@@ -415,6 +439,25 @@ fn guard<B: BitSet>(t: &Tables<B>, pos: &Position<B>, us: Player) -> Guard<B> {
         blockers,
         evasions,
     }
+}
+
+/// Whether the piece on `b` belongs to an opponent of `us` still playing and slides along
+/// `d` as far as `target`.
+#[inline(always)]
+fn opposing_slider<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    us: Player,
+    target: Cell,
+    d: usize,
+    b: Cell,
+) -> bool {
+    pos.piece_at(b).is_some_and(|piece| {
+        let p = piece.player();
+        p != us
+            && pos.is_alive(p)
+            && t.kind(p, piece.kind()).slide_range[d] >= t.distance(target, b)
+    })
 }
 
 /// The cells that end the attacks of player `p`'s leaping, lame and bent pieces on `king`

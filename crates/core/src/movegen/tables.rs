@@ -205,6 +205,10 @@ pub struct Tables<B: BitSet> {
     pub opposite: [u8; 26],
     /// Chebyshev distance between cells, `dist[a * cells + b]`.
     pub dist: Vec<u8>,
+    /// The direction from `a` toward `b` when they share a line, `line_dir[a * cells + b]`;
+    /// [`NO_LINE`] otherwise. Lets an attack test go from the few sliders on a cell's lines
+    /// to their direction instead of looking along every direction for them.
+    pub line_dir: Vec<u8>,
     /// `kinds[player][kind]`.
     pub kinds: Vec<Vec<KindTables<B>>>,
     /// Per player, per cell: cells from which any kind of that player captures on the cell
@@ -212,6 +216,8 @@ pub struct Tables<B: BitSet> {
     pub leap_attackers: Vec<Vec<B>>,
     /// Per player: directions along which some kind of that player capture-slides.
     pub slide_dirs: Vec<Vec<u8>>,
+    /// Per player: `slide_dirs` as a bit set (bit d for direction d).
+    pub slide_dir_mask: Vec<u32>,
     /// Per player: the kinds that slide in some direction.
     pub slider_kinds: Vec<Vec<Kind>>,
     /// Per player, per cell: the lines along which a slider of that player could reach the
@@ -278,9 +284,14 @@ impl<B: BitSet> Tables<B> {
             zobrist: Zobrist::new(cells),
             rules: variant.rules.get().unwrap_or_default(),
             dist: distance_table(&shape),
+            line_dir: line_directions(&rays, cells),
             leap_attackers: leap_attackers(&kinds, cells),
             slider_kinds: slider_kinds(&kinds),
             slide_lines: slide_lines(&slide_dirs, &rays, &opposite, cells),
+            slide_dir_mask: slide_dirs
+                .iter()
+                .map(|dirs| dirs.iter().fold(0, |acc, &d| acc | 1 << d))
+                .collect(),
             lame_kinds: kinds_with(&|a| matches!(a, Atom::Lame { .. })),
             bent_kinds: kinds_with(&|a| matches!(a, Atom::Bent { .. })),
             royal_kinds: variant.kinds().filter(|&k| variant.kind(k).royal).collect(),
@@ -332,6 +343,13 @@ impl<B: BitSet> Tables<B> {
         }
     }
 
+    /// The direction from `a` toward `b`, if they share a line.
+    #[inline]
+    pub fn line_dir(&self, a: Cell, b: Cell) -> Option<usize> {
+        let d = self.line_dir[a.index() * self.cells + b.index()];
+        (d != NO_LINE).then_some(d as usize)
+    }
+
     #[inline]
     pub fn distance(&self, a: Cell, b: Cell) -> u8 {
         self.dist[a.index() * self.cells + b.index()]
@@ -363,6 +381,22 @@ fn ray_table<B: BitSet>(shape: &Shape) -> Vec<B> {
         }
     }
     rays
+}
+
+/// [`Tables::line_dir`]'s mark for two cells on no common line.
+pub const NO_LINE: u8 = u8::MAX;
+
+/// The direction of the ray from each cell through each other, `[a * cells + b]`.
+fn line_directions<B: BitSet>(rays: &[B], cells: usize) -> Vec<u8> {
+    let mut dirs = vec![NO_LINE; cells * cells];
+    for d in 0..26 {
+        for a in 0..cells {
+            for b in rays[d * cells + a].cells() {
+                dirs[a * cells + b.index()] = d as u8;
+            }
+        }
+    }
+    dirs
 }
 
 /// The Chebyshev distance between cells, `dist[a * cells + b]`.
