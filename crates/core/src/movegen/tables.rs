@@ -811,6 +811,12 @@ mod tests {
         let d = crate::geometry::direction_index(Vec3::new(1, 1, 1)).unwrap();
         assert_eq!(t.ray_attack(d, corner, occ).count(), 2);
         assert!(t.positive[d]);
+        // Cells on a common line know its direction, both ways; a Knight's leap apart, none.
+        let far = shape.parse_cell("zf6").unwrap();
+        assert_eq!(t.line_dir(corner, far), Some(d));
+        assert_eq!(t.line_dir(far, corner), Some(t.opposite[d] as usize));
+        assert_eq!(t.line_dir(corner, shape.parse_cell("ub3").unwrap()), None);
+        assert_eq!(t.line_dir(corner, corner), None);
     }
 
     #[test]
