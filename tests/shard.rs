@@ -364,6 +364,46 @@ fn results_reproduces_a_fixed_node_sprt_of_200_pairs_and_one_that_stopped() {
     remove_temps("sprt-");
 }
 
+#[test]
+fn results_of_a_run_stopped_by_hand_count_its_complete_units() {
+    let pgn = temp("hand-full.pgn");
+    assert_eq!(play(&levels_args("8", "elo1=5"), &[], &pgn).status, 0);
+    let games = split_games(&pgn);
+    assert_eq!(games.len(), 8);
+    // Stopped in the third pair's second game: two whole pairs, one game of the third.
+    let whole = write("hand-whole.pgn", &games[..4]);
+    let cut = write("hand-cut.pgn", &games[..5]);
+    let whole_run = results(&[&whole], &[]);
+    assert_eq!(whole_run.status, 0, "{}", whole_run.stderr);
+    assert!(
+        whole_run.stdout.contains(", 2 pairs: "),
+        "{}",
+        whole_run.stdout
+    );
+    assert!(
+        whole_run
+            .stderr
+            .contains("0 games of 0 unfinished units left out, 2 units not started"),
+        "{}",
+        whole_run.stderr
+    );
+    let cut_run = results(&[&cut], &[]);
+    assert_eq!(cut_run.status, 0, "{}", cut_run.stderr);
+    assert_eq!(cut_run.stdout, whole_run.stdout);
+    assert!(
+        cut_run
+            .stderr
+            .contains("1 game of 1 unfinished unit left out, 1 unit not started"),
+        "{}",
+        cut_run.stderr
+    );
+    // The whole run: nothing left out, nothing said.
+    let full = results(&[&pgn], &[]);
+    assert_eq!(full.status, 0);
+    assert!(full.stderr.is_empty(), "{}", full.stderr);
+    remove_temps("hand-");
+}
+
 /// The games of a PGN file as separate texts.
 fn split_games(file: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(file).unwrap();

@@ -40,7 +40,27 @@ impl ResultsArgs {
                 merged.left_out
             );
         }
+        let unfinished = merged.unfinished;
+        if unfinished.units > 0 || unfinished.not_started > 0 {
+            log::warn!(
+                "the run stopped before its end with no decision: {} {} of {} unfinished {} left out, {} {} not started",
+                unfinished.games,
+                plural(unfinished.games, "game", "games"),
+                unfinished.units,
+                plural(unfinished.units, "unit", "units"),
+                unfinished.not_started,
+                plural(unfinished.not_started, "unit", "units"),
+            );
+        }
         panoply::out!("{}", merged.report.summary());
         Ok(())
+    }
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
     }
 }

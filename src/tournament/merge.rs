@@ -5,7 +5,7 @@
 //! The order the games are counted in decides where an SPRT stops. A single run's PGN holds
 //! its games in the order they finished, which is the order the match counted them: they are
 //! counted in file order, and a run stopped by its test is reproduced with the games that
-//! were still under way at the decision. The shards of a sharded match each play all their
+//! were still under way at the decision; a run stopped by hand counts its complete units. The shards of a sharded match each play all their
 //! units, in no common order: their games are counted unit by unit in schedule order, as a
 //! single run playing one game at a time would have, and once the test decides the later
 //! games are left out, as that run would never have played them.
@@ -116,6 +116,19 @@ pub struct Merged {
     /// Games of the shards after the test's decision, which a single run would not have
     /// played and the report leaves out.
     pub left_out: usize,
+    /// A single run stopped before its end with no decision: what it had not finished.
+    pub unfinished: Unfinished,
+}
+
+/// What a single run stopped by hand (not by its test) left unfinished: the report counts
+/// the units whose games all finished, so that every pair it counts is whole.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unfinished {
+    /// Units with some of their games: those games are left out.
+    pub units: usize,
+    pub games: usize,
+    /// Units of the schedule of which no game is there.
+    pub not_started: usize,
 }
 
 /// A checked game: its record with the match's engine indices, and its merge tags.
@@ -148,16 +161,20 @@ pub fn merge(games: Vec<SourcedGame>, sprt: Option<SprtSettings>) -> Result<Merg
     let seat_gauntlet = players.iter().any(|&p| candidate_alone(mode, p));
     super::check_test(sprt.as_ref(), names.len(), &players, seat_gauntlet)
         .map_err(|e| MergeError::Test(e.to_string()))?;
-    let mut tally = Tally::new(names, mode, &players, sprt);
-    let (counted, left_out) = if shards == 1 {
-        (replay_recorded(checked, &mut tally, units)?, 0)
+    let new_tally = || Tally::new(names.clone(), mode, &players, sprt);
+    let mut tally = new_tally();
+    let (counted, left_out, unfinished) = if shards == 1 {
+        let (counted, unfinished) = replay_recorded(checked, &mut tally, new_tally)?;
+        (counted, 0, unfinished)
     } else {
-        replay_by_unit(checked, &mut tally, units, shards)?
+        let (counted, left_out) = replay_by_unit(checked, &mut tally, units, shards)?;
+        (counted, left_out, Unfinished::default())
     };
     Ok(Merged {
         report: tally.report(counted),
         shards,
         left_out,
+        unfinished,
     })
 }
 
@@ -282,27 +299,43 @@ fn same_match(first: &Checked, other: &Checked) -> Result<(), MergeError> {
     Ok(())
 }
 
-/// A single run: its games in the order it counted them. Unless its test stopped it, every
-/// unit must be complete.
+/// A single run: its games in the order it counted them. When its test did not stop it, it
+/// was played to its end or stopped by hand: then only the games of complete units count,
+/// and the rest is reported as unfinished.
 fn replay_recorded(
     checked: Vec<Checked>,
     tally: &mut Tally,
-    units: usize,
-) -> Result<Vec<GameRecord>, MergeError> {
-    let mut decided = false;
-    for c in &checked {
-        decided |= tally.count(&c.record).decided;
-    }
-    if !decided {
-        let mut by_unit: BTreeMap<usize, Vec<&Checked>> = BTreeMap::new();
+    new_tally: impl Fn() -> Tally,
+) -> Result<(Vec<GameRecord>, Unfinished), MergeError> {
+    let mut trial = new_tally();
+    if checked.iter().any(|c| trial.count(&c.record).decided) {
         for c in &checked {
-            by_unit.entry(c.tags.unit).or_default().push(c);
+            tally.count(&c.record);
         }
-        for unit in 0..units {
-            complete(unit, units, 1, by_unit.get(&unit).map_or(&[][..], |v| v))?;
+        let counted = checked.into_iter().map(|c| c.record).collect();
+        return Ok((counted, Unfinished::default()));
+    }
+    // Per unit: the games there and the games it has in all.
+    let mut units: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    for c in &checked {
+        units.entry(c.tags.unit).or_insert((0, c.tags.unit_games)).0 += 1;
+    }
+    let cut_short = |unit| units[&unit].0 != units[&unit].1;
+    let mut unfinished = Unfinished {
+        units: units.keys().filter(|&&u| cut_short(u)).count(),
+        games: 0,
+        not_started: checked[0].tags.units.saturating_sub(units.len()),
+    };
+    let mut counted = Vec::new();
+    for c in checked {
+        if cut_short(c.tags.unit) {
+            unfinished.games += 1;
+        } else {
+            tally.count(&c.record);
+            counted.push(c.record);
         }
     }
-    Ok(checked.into_iter().map(|c| c.record).collect())
+    Ok((counted, unfinished))
 }
 
 /// Shards: unit by unit in schedule order, each complete, until the test decides. Returns the
