@@ -130,6 +130,9 @@ pub fn attacked_by<B: BitSet>(
 
 /// Whether the piece of player `p` on `b`, a cell on one of `cell`'s lines, slides onto
 /// `cell` when only the cells of `occ` are occupied.
+// Always: since the core is a crate of its own, Armies of Faith's checkmate events (in the
+// engine crate) call `attacked_by` from another module, where LLVM stopped inlining the
+// slide test and the aof5 perft cost 6% more instructions.
 #[inline(always)]
 fn slides_along_line<B: BitSet>(
     t: &Tables<B>,
@@ -229,9 +232,6 @@ pub fn attackers_to<B: BitSet>(
 }
 
 /// The piece of `theirs` (player `p`) that slides onto `cell` along direction `d`, if any.
-// Always: since the core is a crate of its own, Armies of Faith's checkmate events (in the
-// engine crate) call `attacked_by` from another module, where LLVM stopped inlining this
-// and the aof5 perft cost 6% more instructions.
 #[inline(always)]
 fn slides_onto<B: BitSet>(
     t: &Tables<B>,

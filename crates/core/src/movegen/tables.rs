@@ -206,7 +206,7 @@ pub struct Tables<B: BitSet> {
     /// Chebyshev distance between cells, `dist[a * cells + b]`.
     pub dist: Vec<u8>,
     /// The direction from `a` toward `b` when they share a line, `line_dir[a * cells + b]`;
-    /// [`NO_LINE`] otherwise. Lets an attack test go from the few sliders on a cell's lines
+    /// [`NO_LINE`] otherwise. Lets an attack test go from the few pieces on a cell's lines
     /// to their direction instead of looking along every direction for them.
     pub line_dir: Vec<u8>,
     /// `kinds[player][kind]`.
