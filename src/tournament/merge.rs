@@ -5,10 +5,11 @@
 //! The order the games are counted in decides where an SPRT stops. A single run's PGN holds
 //! its games in the order they finished, which is the order the match counted them: they are
 //! counted in file order, and a run stopped by its test is reproduced with the games that
-//! were still under way at the decision; a run stopped by hand counts its complete units. The shards of a sharded match each play all their
-//! units, in no common order: their games are counted unit by unit in schedule order, as a
-//! single run playing one game at a time would have, and once the test decides the later
-//! games are left out, as that run would never have played them.
+//! were still under way at the decision; a run stopped by hand counts its complete units.
+//! The shards of a sharded match each play all their units, in no common order: their games
+//! are counted unit by unit in schedule order, as a single run playing one game at a time
+//! would have, and once the test decides the later games are left out, as that run would
+//! never have played them.
 
 use super::schedule::{candidate_alone, Mode};
 use super::shard::{MergeTags, Shard};
