@@ -6,7 +6,7 @@
 # commit is built in a temporary worktree and runs the entry's one-thread datagen command (about
 # an hour a file), and the result must have the listed sha256.
 #
-#   scripts/rebuild-networks.sh                 every shipped network (cwda: ~3 min, one thread)
+#   scripts/rebuild-networks.sh                 every shipped network (cwda: ~14 min, one thread)
 #   scripts/rebuild-networks.sh networks/swda.nnue
 #   scripts/rebuild-networks.sh --sample        print the samples' digests as this build makes
 #                                               them (to update the manifest after a change to
