@@ -165,7 +165,7 @@ pub fn merge(games: Vec<SourcedGame>, sprt: Option<SprtSettings>) -> Result<Merg
     let new_tally = || Tally::new(names.clone(), mode, &players, sprt);
     let mut tally = new_tally();
     let (counted, left_out, unfinished) = if shards == 1 {
-        let (counted, unfinished) = replay_recorded(checked, &mut tally, new_tally)?;
+        let (counted, unfinished) = replay_recorded(checked, &mut tally, new_tally);
         (counted, 0, unfinished)
     } else {
         let (counted, left_out) = replay_by_unit(checked, &mut tally, units, shards)?;
@@ -307,14 +307,14 @@ fn replay_recorded(
     checked: Vec<Checked>,
     tally: &mut Tally,
     new_tally: impl Fn() -> Tally,
-) -> Result<(Vec<GameRecord>, Unfinished), MergeError> {
+) -> (Vec<GameRecord>, Unfinished) {
     let mut trial = new_tally();
     if checked.iter().any(|c| trial.count(&c.record).decided) {
         for c in &checked {
             tally.count(&c.record);
         }
         let counted = checked.into_iter().map(|c| c.record).collect();
-        return Ok((counted, Unfinished::default()));
+        return (counted, Unfinished::default());
     }
     // Per unit: the games there and the games it has in all.
     let mut units: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
@@ -336,7 +336,7 @@ fn replay_recorded(
             counted.push(c.record);
         }
     }
-    Ok((counted, unfinished))
+    (counted, unfinished)
 }
 
 /// Shards: unit by unit in schedule order, each complete, until the test decides. Returns the
