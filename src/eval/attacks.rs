@@ -22,20 +22,9 @@ pub struct Reach<B> {
 pub fn reach<B: BitSet>(t: &Tables<B>, p: Player, k: Kind, from: Cell, occ: B) -> Reach<B> {
     let kt = t.kind(p, k);
     let i = from.index();
-    let mut attacks = kt.capture[i];
-    let mut moves = kt.quiet[i];
-    for s in &kt.slides {
-        let mut a = t.ray_attack(s.dir as usize, from, occ);
-        if s.max > 0 {
-            a &= s.limit[i];
-        }
-        if s.mode.captures() {
-            attacks |= a;
-        }
-        if s.mode.moves() {
-            moves |= a;
-        }
-    }
+    let (slide_captures, slide_moves) = t.slide_reach(kt, from, occ);
+    let mut attacks = kt.capture[i] | slide_captures;
+    let mut moves = kt.quiet[i] | slide_moves;
     if kt.has_lame {
         for l in kt.lame[i].iter().filter(|l| !occ.contains(l.via)) {
             if l.mode.captures() {

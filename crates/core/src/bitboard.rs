@@ -44,6 +44,10 @@ pub trait BitSet:
     /// A well-mixed 64-bit digest of the set (equal sets, equal digests), for hash tables
     /// keyed by a part of the position.
     fn fingerprint(self) -> u64;
+    /// The first 64 cells as one word (bit i for cell i), for lookups on boards that fit it.
+    fn low_word(self) -> u64;
+    /// The set of the first 64 cells given by `w` (bit i for cell i).
+    fn from_low_word(w: u64) -> Self;
 
     #[inline]
     fn any(self) -> bool {
@@ -131,6 +135,14 @@ impl BitSet for u64 {
     #[inline]
     fn fingerprint(self) -> u64 {
         mix(self)
+    }
+    #[inline]
+    fn low_word(self) -> u64 {
+        self
+    }
+    #[inline]
+    fn from_low_word(w: u64) -> Self {
+        w
     }
     #[inline]
     fn pop_lowest(&mut self) -> Option<Cell> {
@@ -242,6 +254,16 @@ impl BitSet for Wide {
         self.0
             .iter()
             .fold(0u64, |acc, &w| mix(acc.rotate_left(23) ^ w))
+    }
+    #[inline]
+    fn low_word(self) -> u64 {
+        self.0[0]
+    }
+    #[inline]
+    fn from_low_word(w: u64) -> Self {
+        let mut words = [0u64; WORDS];
+        words[0] = w;
+        Wide(words)
     }
     #[inline]
     fn contains(self, c: Cell) -> bool {

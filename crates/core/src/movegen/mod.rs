@@ -8,6 +8,7 @@ mod check;
 pub mod cost;
 pub mod notation;
 pub mod perft;
+pub mod planar;
 pub mod tables;
 
 use crate::bitboard::BitSet;
@@ -213,10 +214,25 @@ pub fn attackers_to<B: BitSet>(
         return out;
     }
     let sliders = sliders_of(t, pos, p, theirs);
-    if (t.slide_lines[p.index()][cell.index()] & sliders).any() {
-        for &d in &t.slide_dirs[p.index()] {
-            if let Some(b) = slides_onto(t, pos, cell, p, d as usize, occ, sliders) {
-                out.set(b);
+    let on_lines = t.slide_lines[p.index()][cell.index()] & sliders;
+    if on_lines.any() {
+        match t.line_reach(cell, occ) {
+            // A flat board's line lookup gives the first piece on every line at once.
+            Some(first) => {
+                for b in (first & on_lines).cells() {
+                    if t.line_dir(b, cell)
+                        .is_some_and(|d| slides_from(t, pos, cell, p, d, b, sliders))
+                    {
+                        out.set(b);
+                    }
+                }
+            }
+            None => {
+                for &d in &t.slide_dirs[p.index()] {
+                    if let Some(b) = slides_onto(t, pos, cell, p, d as usize, occ, sliders) {
+                        out.set(b);
+                    }
+                }
             }
         }
     }
@@ -616,15 +632,23 @@ fn targets_of<B: BitSet>(
 ) -> B {
     let i = from.index();
     let mut targets = (kt.quiet[i] & o.empty) | (kt.capture[i] & o.enemies);
-    for s in &kt.slides {
-        let mut a = t.ray_attack(s.dir as usize, from, o.occ);
-        if s.max > 0 {
-            a &= s.limit[i];
-        }
-        match s.mode {
-            crate::piece::Mode::Both => targets |= a.without(o.own),
-            crate::piece::Mode::Move => targets |= a & o.empty,
-            crate::piece::Mode::Capture => targets |= a & o.enemies,
+    if t.planar.is_some() {
+        let (captures, moves) = t.slide_reach(kt, from, o.occ);
+        targets |= (captures & o.enemies) | (moves & o.empty);
+    } else {
+        // Direction by direction, each slide's cells go to the targets by its mode: on the
+        // wide boards this costs fewer set operations than gathering captures and moves
+        // apart first.
+        for s in &kt.slides {
+            let mut a = t.ray_attack(s.dir as usize, from, o.occ);
+            if s.max > 0 {
+                a &= s.limit[i];
+            }
+            match s.mode {
+                crate::piece::Mode::Both => targets |= a.without(o.own),
+                crate::piece::Mode::Move => targets |= a & o.empty,
+                crate::piece::Mode::Capture => targets |= a & o.enemies,
+            }
         }
     }
     if kt.has_lame {

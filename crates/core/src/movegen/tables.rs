@@ -2,6 +2,7 @@
 //! reverse tables for attack detection, promotion zones, castling masks and Zobrist keys.
 //! Built once when a variant is selected; read-only afterwards.
 
+use super::planar::{self, LineGroup, LineMasks, PlanarLines};
 use crate::bitboard::{BitSet, Wide};
 use crate::geometry::{Cell, Shape, Vec3, DIRECTIONS};
 use crate::moves::Move;
@@ -124,6 +125,9 @@ pub struct KindTables<B> {
     /// Whether `lame` / `bent` hold anything, so generation can skip them cheaply.
     pub has_lame: bool,
     pub has_bent: bool,
+    /// Per cell, the slides as masks over the flat board's line lookup (empty where the
+    /// board takes none: see [`Tables::planar`]).
+    pub lines: Vec<LineMasks>,
 }
 
 /// A promotion rule compiled to cell sets.
@@ -241,6 +245,9 @@ pub struct Tables<B: BitSet> {
     pub zobrist: Zobrist,
     /// The family's rule functions for this width.
     pub rules: FamilyRules<B>,
+    /// The slider lookup of a flat board of up to 64 cells (see [`super::planar`]); with it,
+    /// every kind's `lines` are filled in.
+    pub planar: Option<Arc<PlanarLines>>,
 }
 
 impl<B: BitSet> Tables<B> {
@@ -268,7 +275,7 @@ impl<B: BitSet> Tables<B> {
                 .unwrap() as u8
         });
         let players = variant.players();
-        let kinds: Vec<Vec<KindTables<B>>> = (0..players)
+        let mut kinds: Vec<Vec<KindTables<B>>> = (0..players)
             .map(|p| {
                 variant
                     .kinds()
@@ -276,6 +283,13 @@ impl<B: BitSet> Tables<B> {
                     .collect()
             })
             .collect();
+        let planar = planar::fits(&shape).then(|| {
+            let words: Vec<u64> = rays.iter().map(|r: &B| r.low_word()).collect();
+            for kt in kinds.iter_mut().flatten() {
+                kt.lines = line_masks(kt, &words, cells);
+            }
+            planar::lines_for(&shape, &words, &positive)
+        });
         let slide_dirs = slide_directions(&kinds);
         let kinds_with = |pred: &dyn Fn(&Atom) -> bool| kinds_with(&variant, pred);
         let promotions = promotion_tables(&variant);
@@ -308,6 +322,7 @@ impl<B: BitSet> Tables<B> {
             slide_dirs,
             royal_promoters,
             promotions,
+            planar,
         }
     }
 
@@ -341,6 +356,63 @@ impl<B: BitSet> Tables<B> {
             Some(b) => ray ^ self.ray(dir, b),
             None => ray,
         }
+    }
+
+    /// What the slides of the kind `kt` reach from `from` with `occ` occupied: the cells they
+    /// capture on and the cells they move to, each up to and including the first occupied
+    /// cell of its line (whose owner the caller checks).
+    #[inline(always)]
+    pub fn slide_reach(&self, kt: &KindTables<B>, from: Cell, occ: B) -> (B, B) {
+        let Some(lines) = &self.planar else {
+            return self.walk_slides(kt, from, occ);
+        };
+        let i = from.index();
+        let m = kt.lines[i];
+        let occ = occ.low_word();
+        let (mut captures, mut moves) = (0u64, 0u64);
+        if m.orthogonal_captures | m.orthogonal_moves != 0 {
+            let a = lines.orthogonal.attacks(i, occ);
+            captures |= a & m.orthogonal_captures;
+            moves |= a & m.orthogonal_moves;
+        }
+        if m.diagonal_captures | m.diagonal_moves != 0 {
+            let a = lines.diagonal.attacks(i, occ);
+            captures |= a & m.diagonal_captures;
+            moves |= a & m.diagonal_moves;
+        }
+        (B::from_low_word(captures), B::from_low_word(moves))
+    }
+
+    /// On a flat board, the cells seen from `cell` along its lines with `occ` occupied: the
+    /// empty cells up to and including the first occupied one on each line. `None` where the
+    /// board has no line lookup.
+    #[inline(always)]
+    pub fn line_reach(&self, cell: Cell, occ: B) -> Option<B> {
+        let lines = self.planar.as_ref()?;
+        let (i, occ) = (cell.index(), occ.low_word());
+        Some(B::from_low_word(
+            lines.orthogonal.attacks(i, occ) | lines.diagonal.attacks(i, occ),
+        ))
+    }
+
+    /// [`Self::slide_reach`] direction by direction, for boards without the line lookup.
+    #[inline(always)]
+    fn walk_slides(&self, kt: &KindTables<B>, from: Cell, occ: B) -> (B, B) {
+        let i = from.index();
+        let (mut captures, mut moves) = (B::empty(), B::empty());
+        for s in &kt.slides {
+            let mut a = self.ray_attack(s.dir as usize, from, occ);
+            if s.max > 0 {
+                a &= s.limit[i];
+            }
+            if s.mode.captures() {
+                captures |= a;
+            }
+            if s.mode.moves() {
+                moves |= a;
+            }
+        }
+        (captures, moves)
     }
 
     /// The direction from `a` toward `b`, if they share a line.
@@ -625,6 +697,7 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
         en_passant: def.en_passant,
         has_lame: false,
         has_bent: false,
+        lines: Vec::new(),
     };
     for atom in &def.atoms {
         match *atom {
@@ -698,6 +771,38 @@ fn compile_kind<B: BitSet>(variant: &Variant, player: Player, kind: Kind) -> Kin
     kt
 }
 
+/// A kind's slides as masks over the line lookup, cell by cell: each slide's ray, cut to its
+/// range, joins the captures or moves (or both) of its direction's group.
+fn line_masks<B: BitSet>(kt: &KindTables<B>, rays: &[u64], cells: usize) -> Vec<LineMasks> {
+    (0..cells)
+        .map(|i| {
+            let mut m = LineMasks::default();
+            for s in &kt.slides {
+                let ray = rays[s.dir as usize * cells + i];
+                let reach = if s.max > 0 {
+                    ray & s.limit[i].low_word()
+                } else {
+                    ray
+                };
+                let (captures, moves) = match LineGroup::of(s.dir as usize) {
+                    Some(LineGroup::Orthogonal) => {
+                        (&mut m.orthogonal_captures, &mut m.orthogonal_moves)
+                    }
+                    Some(LineGroup::Diagonal) => (&mut m.diagonal_captures, &mut m.diagonal_moves),
+                    None => unreachable!("a flat board supports no slide out of its plane"),
+                };
+                if s.mode.captures() {
+                    *captures |= reach;
+                }
+                if s.mode.moves() {
+                    *moves |= reach;
+                }
+            }
+            m
+        })
+        .collect()
+}
+
 /// The index of a unit direction vector in [`DIRECTIONS`].
 fn direction_of(v: Vec3) -> u8 {
     crate::geometry::direction_index(v).expect("unit vector") as u8
@@ -764,6 +869,57 @@ mod tests {
             symbols,
             pieces,
         )
+    }
+
+    /// On flat boards the line lookup gives what walking the slides gives, for slides limited
+    /// in range, in mode, to some directions, and two slides along one direction.
+    #[test]
+    fn the_line_lookup_agrees_with_the_walk_for_odd_slides() {
+        let (n, e, ne, nw) = (
+            Vec3::flat(0, 1),
+            Vec3::flat(1, 0),
+            Vec3::flat(1, 1),
+            Vec3::flat(-1, 1),
+        );
+        let limited = |step, max, mode| Atom::Slide { step, max, mode };
+        let odd = PieceDef::new(
+            "Odd",
+            "O",
+            vec![
+                limited(n, 0, Mode::Move),
+                limited(n, 2, Mode::Capture),
+                limited(e, 0, Mode::Capture),
+                limited(ne, 3, Mode::Both),
+                limited(nw, 0, Mode::Move),
+                Atom::leap(Vec3::flat(1, 2)),
+            ],
+        );
+        let king = PieceDef::new("King", "K", unit_vectors(2).map(Atom::leap).collect());
+        for (files, ranks) in [(8, 8), (6, 7)] {
+            let shape = Shape::flat(files, ranks);
+            let v = test_variant(
+                shape,
+                vec![Orientation::IDENTITY, Orientation::MIRROR_Y],
+                vec![odd.clone(), king.clone()],
+            );
+            let t: Tables<u64> = Tables::new(v);
+            assert!(t.planar.is_some());
+            let mut seed = 0x1234_5678_9abc_def0u64;
+            for _ in 0..300 {
+                seed = crate::bitboard::mix(seed);
+                let occ = seed & crate::bitboard::mix(seed ^ 1) & t.board;
+                for p in [Player(0), Player(1)] {
+                    let kt = t.kind(p, Kind(0));
+                    for c in shape.all_cells() {
+                        assert_eq!(
+                            t.slide_reach(kt, c, occ),
+                            t.walk_slides(kt, c, occ),
+                            "{files}x{ranks} {p:?} {c:?} {occ:#x}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
