@@ -123,10 +123,17 @@ pub fn attacked_by<B: BitSet>(
     }
     // The pieces on the cell's lines are few: each is looked at along its own line.
     let on_lines = t.slide_lines[p.index()][cell.index()] & theirs;
-    on_lines
-        .cells()
-        .any(|b| slides_along_line(t, pos, cell, p, b, occ))
-        || jumps_onto(t, pos, cell, p, occ, theirs)
+    let first = on_lines.any().then(|| t.line_reach(cell, occ)).flatten();
+    let slides = match first {
+        // A flat board's line lookup gives the first piece on every line at once.
+        Some(first) => (first & on_lines & occ)
+            .cells()
+            .any(|b| slides_from_line(t, pos, cell, p, b, theirs)),
+        None => on_lines
+            .cells()
+            .any(|b| slides_along_line(t, pos, cell, p, b, occ)),
+    };
+    slides || jumps_onto(t, pos, cell, p, occ, theirs)
 }
 
 /// Whether the piece of player `p` on `b`, a cell on one of `cell`'s lines, slides onto
@@ -220,9 +227,7 @@ pub fn attackers_to<B: BitSet>(
             // A flat board's line lookup gives the first piece on every line at once.
             Some(first) => {
                 for b in (first & on_lines).cells() {
-                    if t.line_dir(b, cell)
-                        .is_some_and(|d| slides_from(t, pos, cell, p, d, b, sliders))
-                    {
+                    if slides_from_line(t, pos, cell, p, b, sliders) {
                         out.set(b);
                     }
                 }
@@ -282,6 +287,21 @@ fn slides_from<B: BitSet>(
         && pos
             .piece_at(b)
             .is_some_and(|piece| t.kind(p, piece.kind()).slide_range[d] >= t.distance(cell, b))
+}
+
+/// Whether the piece on `b`, the first one on its line from `cell`, is one of `theirs` that
+/// slides along the line as far as `cell`.
+#[inline(always)]
+fn slides_from_line<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    cell: Cell,
+    p: Player,
+    b: Cell,
+    theirs: B,
+) -> bool {
+    t.line_dir(b, cell)
+        .is_some_and(|d| slides_from(t, pos, cell, p, d, b, theirs))
 }
 
 /// Whether a piece of `theirs` (player `p`) reaches `cell` by a leap, a lame leap or a bent
@@ -632,7 +652,7 @@ fn targets_of<B: BitSet>(
 ) -> B {
     let i = from.index();
     let mut targets = (kt.quiet[i] & o.empty) | (kt.capture[i] & o.enemies);
-    if t.planar.is_some() {
+    if t.lines().is_some() {
         let (captures, moves) = t.slide_reach(kt, from, o.occ);
         targets |= (captures & o.enemies) | (moves & o.empty);
     } else {

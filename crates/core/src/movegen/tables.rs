@@ -246,8 +246,8 @@ pub struct Tables<B: BitSet> {
     /// The family's rule functions for this width.
     pub rules: FamilyRules<B>,
     /// The slider lookup of a flat board of up to 64 cells (see [`super::planar`]); with it,
-    /// every kind's `lines` are filled in.
-    pub planar: Option<Arc<PlanarLines>>,
+    /// every kind's `lines` are filled in. Read it through [`Tables::lines`].
+    planar: Option<Arc<PlanarLines>>,
 }
 
 impl<B: BitSet> Tables<B> {
@@ -358,12 +358,23 @@ impl<B: BitSet> Tables<B> {
         }
     }
 
+    /// The slider lookup of a flat board, if this board has one. Known to be `None` at compile
+    /// time for sets wider than a word, so that the wide boards' code carries no trace of it.
+    #[inline(always)]
+    pub fn lines(&self) -> Option<&PlanarLines> {
+        if B::CAPACITY > 64 {
+            None
+        } else {
+            self.planar.as_deref()
+        }
+    }
+
     /// What the slides of the kind `kt` reach from `from` with `occ` occupied: the cells they
     /// capture on and the cells they move to, each up to and including the first occupied
     /// cell of its line (whose owner the caller checks).
     #[inline(always)]
     pub fn slide_reach(&self, kt: &KindTables<B>, from: Cell, occ: B) -> (B, B) {
-        let Some(lines) = &self.planar else {
+        let Some(lines) = self.lines() else {
             return self.walk_slides(kt, from, occ);
         };
         let i = from.index();
@@ -388,7 +399,7 @@ impl<B: BitSet> Tables<B> {
     /// board has no line lookup.
     #[inline(always)]
     pub fn line_reach(&self, cell: Cell, occ: B) -> Option<B> {
-        let lines = self.planar.as_ref()?;
+        let lines = self.lines()?;
         let (i, occ) = (cell.index(), occ.low_word());
         Some(B::from_low_word(
             lines.orthogonal.attacks(i, occ) | lines.diagonal.attacks(i, occ),
@@ -903,7 +914,7 @@ mod tests {
                 vec![odd.clone(), king.clone()],
             );
             let t: Tables<u64> = Tables::new(v);
-            assert!(t.planar.is_some());
+            assert!(t.lines().is_some());
             let mut seed = 0x1234_5678_9abc_def0u64;
             for _ in 0..300 {
                 seed = crate::bitboard::mix(seed);
