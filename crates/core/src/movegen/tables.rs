@@ -126,7 +126,7 @@ pub struct KindTables<B> {
     pub has_lame: bool,
     pub has_bent: bool,
     /// Per cell, the slides as masks over the flat board's line lookup (empty where the
-    /// board takes none: see [`Tables::planar`]).
+    /// board takes none: see [`Tables::lines`]).
     pub lines: Vec<LineMasks>,
 }
 
