@@ -156,6 +156,18 @@ impl Board<'_> {
             .fold(0, |acc, m| acc | m)
     }
 
+    /// What the lookup of `cell` must answer: the mask of the cells that matter, each of its
+    /// occupancies, and the walked reach for each.
+    fn cases(&self, group: LineGroup, cell: usize) -> (u64, Vec<u64>, Vec<u64>) {
+        let mask = self.relevant(group, cell);
+        let occupancies = subsets_of(mask);
+        let answers = occupancies
+            .iter()
+            .map(|&o| self.walk(group, cell, o))
+            .collect();
+        (mask, occupancies, answers)
+    }
+
     /// The group's lookup, trying each cell's `known` multiplier before searching for one.
     fn lookup(&self, group: LineGroup, known: Option<&[u64; 64]>) -> LineLookup {
         // A fixed seed: the same multipliers, and so the same tables, in every run.
@@ -163,12 +175,7 @@ impl Board<'_> {
         let mut entries = Vec::with_capacity(self.cells);
         let mut attacks = Vec::new();
         for cell in 0..self.cells {
-            let mask = self.relevant(group, cell);
-            let occupancies = subsets_of(mask);
-            let answers: Vec<u64> = occupancies
-                .iter()
-                .map(|&o| self.walk(group, cell, o))
-                .collect();
+            let (mask, occupancies, answers) = self.cases(group, cell);
             let mut slots = Slots::new(mask);
             let magic = known
                 .map(|k| k[cell])
@@ -479,12 +486,7 @@ mod tests {
         };
         for group in [LineGroup::Orthogonal, LineGroup::Diagonal] {
             for (cell, &magic) in known_8x8(group).iter().enumerate() {
-                let mask = board.relevant(group, cell);
-                let occupancies = subsets_of(mask);
-                let answers: Vec<u64> = occupancies
-                    .iter()
-                    .map(|&o| board.walk(group, cell, o))
-                    .collect();
+                let (mask, occupancies, answers) = board.cases(group, cell);
                 assert!(
                     Slots::new(mask).fill(magic, &occupancies, &answers),
                     "{group:?} cell {cell}"
