@@ -121,7 +121,6 @@ pub fn attacked_by<B: BitSet>(
     if theirs.is_empty() {
         return false;
     }
-    // The pieces on the cell's lines are few: each is looked at along its own line.
     let on_lines = t.slide_lines[p.index()][cell.index()] & theirs;
     let first = on_lines.any().then(|| t.line_reach(cell, occ)).flatten();
     let slides = match first {
@@ -129,6 +128,8 @@ pub fn attacked_by<B: BitSet>(
         Some(first) => (first & on_lines & occ)
             .cells()
             .any(|b| slides_from_line(t, pos, cell, p, b, theirs)),
+        // Elsewhere the pieces on the cell's lines are few: each is looked at along its own
+        // line.
         None => on_lines
             .cells()
             .any(|b| slides_along_line(t, pos, cell, p, b, occ)),
