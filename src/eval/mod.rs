@@ -40,8 +40,18 @@ const MAX_KING_ATTACKERS: i32 = 4;
 
 /// Where the evaluation's counts go.
 pub trait Sink {
+    /// Whether the sink keeps only each player's weighted sum. Such a sink gets a piece's own
+    /// terms (value, square, centre, advance) as one pre-weighted table entry per piece through
+    /// [`Sink::add_weighted`] instead of one count per weight: the same sum, fewer steps.
+    const WEIGHTED: bool = false;
+
     /// `count` more of `param` for `player`.
     fn add(&mut self, player: Player, param: Param, count: i32);
+
+    /// `sum` more for `player`, already weighted. Called only on sinks that are [`Sink::WEIGHTED`].
+    fn add_weighted(&mut self, player: Player, sum: Tapered) {
+        unreachable!("weighted sum {sum:?} for {player:?} sent to a counting sink");
+    }
 }
 
 /// The scoring sink: weights times counts, per player.
@@ -51,9 +61,16 @@ struct Scorer<'a> {
 }
 
 impl Sink for Scorer<'_> {
+    const WEIGHTED: bool = true;
+
     #[inline]
     fn add(&mut self, player: Player, param: Param, count: i32) {
         self.totals[player.index()] += self.weights[param.index()] * count;
+    }
+
+    #[inline]
+    fn add_weighted(&mut self, player: Player, sum: Tapered) {
+        self.totals[player.index()] += sum;
     }
 }
 
@@ -72,6 +89,21 @@ struct KindInfo {
 /// Whether a kind counts as material that can mate or build threats.
 fn is_piece(info: &KindInfo) -> bool {
     !info.pawn && !info.royal
+}
+
+/// A set of kinds, one bit per kind index ([`crate::piece::MAX_KINDS`] is 32).
+#[derive(Clone, Copy, Debug, Default)]
+struct KindSet(u32);
+
+impl Iterator for KindSet {
+    type Item = Kind;
+
+    /// The kinds in index order.
+    fn next(&mut self) -> Option<Kind> {
+        let k = (self.0 != 0).then(|| Kind(self.0.trailing_zeros() as u8));
+        self.0 &= self.0.wrapping_sub(1);
+        k
+    }
 }
 
 /// What the final combination needs besides the weighted sums.
@@ -102,6 +134,10 @@ pub struct Evaluator<B: BitSet> {
     /// Eighths of the board advanced, per player and cell.
     progress: Vec<Vec<u8>>,
     parity: Vec<u8>,
+    /// What a piece's own terms add up to on each cell, weighted: its value and what it
+    /// becomes (royals: neither), and its square, centre and advance counts times their
+    /// weights, `[(p * kinds + k) * cells + c]`. Made from the weights by [`Self::compile_placement`].
+    placement: Vec<Tapered>,
     pawns: Vec<PawnGeometry<B>>,
     /// Distance of each cell from the board centre (Chebyshev, in half-cells).
     centre_distance: Vec<u8>,
@@ -193,6 +229,7 @@ impl<B: BitSet> Evaluator<B> {
                 })
                 .collect(),
             parity: shape.all_cells().map(|c| cell_parity(t, c)).collect(),
+            placement: Vec::new(),
             pawns: (0..players)
                 .map(|p| PawnGeometry::new(t, Player(p as u8)))
                 .collect(),
@@ -209,7 +246,41 @@ impl<B: BitSet> Evaluator<B> {
         };
         ev.activity = ev.has_activity_weights(t);
         ev.start_material = ev.start_piece_material(t).max(1);
+        ev.compile_placement();
         ev
+    }
+
+    /// Fills [`Self::placement`] from the weights; again whenever a weight changes.
+    fn compile_placement(&mut self) {
+        let w = &self.weights;
+        let nk = self.kinds_per_player;
+        let mut placement = Vec::with_capacity(self.players * nk * self.cells);
+        for (pi, infos) in self.kinds.iter().enumerate() {
+            for (k, info) in infos.iter().enumerate() {
+                let kind = Kind(k as u8);
+                let mut own = Tapered::ZERO;
+                if !info.royal {
+                    own += w.get(w.per_kind(PerKind::Value, kind));
+                    if let Some(next) = self.next_kind[pi][k] {
+                        own += w.get(w.per_kind(PerKind::Becomes, next));
+                    }
+                }
+                let (square, centre, advance) = (
+                    w.get(w.per_kind(PerKind::Square, kind)),
+                    w.get(w.per_kind(PerKind::Centre, kind)),
+                    w.get(w.per_kind(PerKind::Advance, kind)),
+                );
+                let base = (pi * nk + k) * self.cells;
+                for c in 0..self.cells {
+                    placement.push(
+                        own + square * self.square[base + c] as i32
+                            + centre * self.centrality[c] as i32
+                            + advance * self.progress[pi][c] as i32,
+                    );
+                }
+            }
+        }
+        self.placement = placement;
     }
 
     fn has_activity_weights(&self, t: &Tables<B>) -> bool {
@@ -276,6 +347,7 @@ impl<B: BitSet> Evaluator<B> {
             }
         }
         self.start_material = self.start_piece_material(t).max(1);
+        self.compile_placement();
     }
 
     pub fn weights(&self) -> &Weights {
@@ -351,18 +423,36 @@ impl<B: BitSet> Evaluator<B> {
         let w = &self.weights;
         let mut valuable = [B::empty(); 4];
         let mut pawns = [B::empty(); 4];
+        let mut held = [KindSet::default(); 4];
         for p in self.alive(pos) {
             pawns[p.index()] = self.pawn_set(pos, p);
+            held[p.index()] = self.kinds_held(pos, p);
         }
         for p in self.alive(pos) {
-            self.material_and_squares(pos, p, sink, &mut material, &mut valuable[p.index()]);
+            let (pi, kinds) = (p.index(), held[p.index()]);
+            self.material_and_squares(pos, p, kinds, sink, &mut material, &mut valuable[pi]);
             self.pawn_terms(t, pos, p, &pawns, sink);
         }
         if self.activity {
-            self.activity(t, pos, &pawns, &valuable, sink);
+            self.activity(t, pos, &held, &pawns, &valuable, sink);
         }
         sink.add(pos.side, w.global(Global::Tempo), 1);
         material
+    }
+
+    /// The kinds `p` has on the board or in hand, one bit per kind. Most of a variant's kinds
+    /// are absent (a CwDA variant knows all four armies' pieces): the per-kind loops visit
+    /// only these.
+    fn kinds_held(&self, pos: &Position<B>, p: Player) -> KindSet {
+        let mine = pos.by_player[p.index()];
+        let hand = pos.hands.get(p.index());
+        let mut held = 0u32;
+        for (k, &on_board) in pos.by_kind[..self.kinds_per_player].iter().enumerate() {
+            if (on_board & mine).any() || hand.is_some_and(|h| h[k] > 0) {
+                held |= 1 << k;
+            }
+        }
+        KindSet(held)
     }
 
     fn alive<'p>(&self, pos: &'p Position<B>) -> impl Iterator<Item = Player> + 'p {
@@ -376,6 +466,7 @@ impl<B: BitSet> Evaluator<B> {
         &self,
         pos: &Position<B>,
         p: Player,
+        held: KindSet,
         sink: &mut S,
         material: &mut Material,
         valuable: &mut B,
@@ -383,8 +474,8 @@ impl<B: BitSet> Evaluator<B> {
         let w = &self.weights;
         let mut colours = [false; 2];
         let pi = p.index();
-        for (k, info) in self.kinds[pi].iter().enumerate() {
-            let kind = Kind(k as u8);
+        for kind in held {
+            let (k, info) = (kind.index(), &self.kinds[pi][kind.index()]);
             let in_hand = pos.hand(p, kind);
             if in_hand > 0 {
                 sink.add(p, w.per_kind(PerKind::Hand, kind), in_hand as i32);
@@ -394,15 +485,20 @@ impl<B: BitSet> Evaluator<B> {
                 continue;
             }
             let n = bb.count() as i32;
-            if info.royal {
-                if self.lone_royal_rule && n > 1 {
-                    // Spare royals under the lone-royal rule are material that may be lost.
-                    sink.add(p, w.per_kind(PerKind::Value, kind), n - 1);
-                }
+            if info.royal && self.lone_royal_rule && n > 1 {
+                // Spare royals under the lone-royal rule are material that may be lost.
+                sink.add(p, w.per_kind(PerKind::Value, kind), n - 1);
+            }
+            let base = (pi * self.kinds_per_player + k) * self.cells;
+            if S::WEIGHTED {
+                let placed = bb.cells().map(|c| self.placement[base + c.index()]);
+                sink.add_weighted(p, placed.fold(Tapered::ZERO, |a, b| a + b));
             } else {
-                sink.add(p, w.per_kind(PerKind::Value, kind), n);
-                if let Some(next) = self.next_kind[pi][k] {
-                    sink.add(p, w.per_kind(PerKind::Becomes, next), n);
+                self.count_placement(p, kind, bb, sink);
+            }
+            if info.colour_bound {
+                for c in bb.cells() {
+                    colours[self.parity[c.index()] as usize] = true;
                 }
             }
             if is_piece(info) {
@@ -412,23 +508,33 @@ impl<B: BitSet> Evaluator<B> {
             if info.pawn {
                 material.pawns[pi] += n as u32;
             }
-            let base = (pi * self.kinds_per_player + k) * self.cells;
-            let (mut square, mut centre, mut advance) = (0, 0, 0);
-            for c in bb.cells() {
-                square += self.square[base + c.index()] as i32;
-                centre += self.centrality[c.index()] as i32;
-                advance += self.progress[pi][c.index()] as i32;
-                if info.colour_bound {
-                    colours[self.parity[c.index()] as usize] = true;
-                }
-            }
-            sink.add(p, w.per_kind(PerKind::Square, kind), square);
-            sink.add(p, w.per_kind(PerKind::Centre, kind), centre);
-            sink.add(p, w.per_kind(PerKind::Advance, kind), advance);
         }
         if colours[0] && colours[1] {
             sink.add(p, w.global(Global::ColourPair), 1);
         }
+    }
+
+    /// The counts behind one entry of [`Self::placement`] for each of `p`'s pieces of `kind`
+    /// on `bb`: its value (and what it becomes) and its square, centre and advance.
+    fn count_placement<S: Sink>(&self, p: Player, kind: Kind, bb: B, sink: &mut S) {
+        let (w, pi, k) = (&self.weights, p.index(), kind.index());
+        let n = bb.count() as i32;
+        if !self.kinds[pi][k].royal {
+            sink.add(p, w.per_kind(PerKind::Value, kind), n);
+            if let Some(next) = self.next_kind[pi][k] {
+                sink.add(p, w.per_kind(PerKind::Becomes, next), n);
+            }
+        }
+        let base = (pi * self.kinds_per_player + k) * self.cells;
+        let (mut square, mut centre, mut advance) = (0, 0, 0);
+        for c in bb.cells() {
+            square += self.square[base + c.index()] as i32;
+            centre += self.centrality[c.index()] as i32;
+            advance += self.progress[pi][c.index()] as i32;
+        }
+        sink.add(p, w.per_kind(PerKind::Square, kind), square);
+        sink.add(p, w.per_kind(PerKind::Centre, kind), centre);
+        sink.add(p, w.per_kind(PerKind::Advance, kind), advance);
     }
 
     /// Doubled, isolated and passed pawns, and the pawn shield of a lone royal.
@@ -500,6 +606,7 @@ impl<B: BitSet> Evaluator<B> {
         &self,
         t: &Tables<B>,
         pos: &Position<B>,
+        held: &[KindSet; 4],
         pawns: &[B; 4],
         valuable: &[B; 4],
         sink: &mut S,
@@ -536,43 +643,43 @@ impl<B: BitSet> Evaluator<B> {
             let pi = p.index();
             let enemies = pos.enemies(p);
             let enemy_pawn_attacks = others(&pawn_attacks, pi);
-            for (k, info) in self.kinds[pi].iter().enumerate() {
-                if info.pawn {
+            let enemy_zones = others(&zones, pi);
+            let victims = enemies & others(valuable, pi);
+            for kind in held[pi] {
+                let info = &self.kinds[pi][kind.index()];
+                let on_board = pos.pieces(p, kind);
+                if info.pawn || on_board.is_empty() {
                     continue;
                 }
-                let kind = Kind(k as u8);
-                for c in pos.pieces(p, kind).cells() {
+                let (mut kind_reach, mut mobility) = (B::empty(), 0);
+                for c in on_board.cells() {
                     let r = reach(t, p, kind, c, occ);
                     attacked[pi] |= r.attacks;
                     if info.royal {
                         continue;
                     }
                     let reachable = (r.attacks & enemies) | (r.moves & empty);
-                    match destinations.last_mut() {
-                        Some((dp, dk, cells)) if *dp == p && *dk == kind => *cells |= reachable,
-                        _ => {
-                            let _ = destinations.try_push((p, kind, reachable));
+                    kind_reach |= reachable;
+                    mobility += reachable.without(enemy_pawn_attacks).count() as i32;
+                    if (r.attacks & enemy_zones).any() {
+                        for q in self.alive(pos).filter(|&q| q != p) {
+                            let hits = (r.attacks & zones[q.index()]).count() as i32;
+                            if hits > 0 {
+                                zone_attackers[q.index()] += 1;
+                                let _ = zone_hits.try_push((p, kind, q.index(), hits));
+                            }
                         }
                     }
-                    let targets = reachable.without(enemy_pawn_attacks);
-                    sink.add(
-                        p,
-                        w.per_kind(PerKind::Mobility, kind),
-                        targets.count() as i32,
-                    );
-                    for q in self.alive(pos).filter(|&q| q != p) {
-                        let hits = (r.attacks & zones[q.index()]).count() as i32;
-                        if hits > 0 {
-                            zone_attackers[q.index()] += 1;
-                            let _ = zone_hits.try_push((p, kind, q.index(), hits));
-                        }
-                    }
-                    for v in (r.attacks & enemies & others(valuable, pi)).cells() {
+                    for v in (r.attacks & victims).cells() {
                         let victim = pos.piece_at(v).expect("attacked piece");
                         if self.value(victim.player(), victim.kind()) > info.value {
                             lesser_threats[pi].set(v);
                         }
                     }
+                }
+                if !info.royal {
+                    sink.add(p, w.per_kind(PerKind::Mobility, kind), mobility);
+                    let _ = destinations.try_push((p, kind, kind_reach));
                 }
             }
         }

@@ -191,6 +191,16 @@ fn the_trace_reproduces_the_evaluation() {
             "cwda-nutty-clobberers",
             "4k3/3d4/8/2P5/8/8/5O2/4K3 w - - 0 1",
         ),
+        // Pieces worth what they become (Cyclical Armies).
+        (
+            "cyclical",
+            "r1bqkb1r/pppp1ppp/5n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",
+        ),
+        // A spare royal under the lone-royal rule (a Crown Prince beside the King).
+        (
+            "swda-posh-amphibians",
+            "tieckeit/pppp1ppp/8/4p3/8/3P4/PPP1PPPP/QOBKKBOQ w - - 0 2",
+        ),
     ];
     for (variant, fen) in cases {
         let t = tables(variant);
