@@ -40,17 +40,13 @@ pub fn update(nnue: &Nnue, parent: (&[u8], &[i16]), child: (&[u8], &mut [i16])) 
     let cells = nnue.cells();
     let (old_box, old_acc) = parent;
     let (new_box, new_acc) = child;
-    let mut changes: ArrayVec<(usize, u8, u8), MAX_CHANGES> = ArrayVec::new();
-    for (cell, (&was, &is)) in old_box[..cells].iter().zip(&new_box[..cells]).enumerate() {
-        if was != is && changes.try_push((cell, was, is)).is_err() {
-            return refresh(nnue, new_box, new_acc);
-        }
-    }
+    let Some((changes, pieces)) = diff(&old_box[..cells], &new_box[..cells]) else {
+        return refresh(nnue, new_box, new_acc);
+    };
     let rows: usize = changes
         .iter()
         .map(|&(_, was, is)| (was != 0) as usize + (is != 0) as usize)
         .sum();
-    let pieces = new_box[..cells].iter().filter(|&&b| b != 0).count();
     if rows > pieces {
         return refresh(nnue, new_box, new_acc);
     }
@@ -68,6 +64,49 @@ pub fn update(nnue: &Nnue, parent: (&[u8], &[i16]), child: (&[u8], &mut [i16])) 
             }
         }
     }
+}
+
+/// A cell that changed between two mailboxes: the cell, its byte before and after.
+type Change = (usize, u8, u8);
+
+/// The cells where `old` and `new` differ, and how many pieces `new` holds; `None` beyond
+/// [`MAX_CHANGES`]. Compared eight cells at a time: a move changes a few cells, so most
+/// words of the two mailboxes are equal.
+fn diff(old: &[u8], new: &[u8]) -> Option<(ArrayVec<Change, MAX_CHANGES>, usize)> {
+    const WORD: usize = 8;
+    let mut changes = ArrayVec::new();
+    let mut pieces = 0;
+    let mut note = |cell: usize, was: u8, is: u8| {
+        (was == is || changes.try_push((cell, was, is)).is_ok()).then_some(())
+    };
+    let words = old.chunks_exact(WORD).zip(new.chunks_exact(WORD));
+    for (w, (a, b)) in words.enumerate() {
+        let (x, y) = (word(a), word(b));
+        pieces += occupied_bytes(y);
+        if x != y {
+            for (i, (&was, &is)) in a.iter().zip(b).enumerate() {
+                note(w * WORD + i, was, is)?;
+            }
+        }
+    }
+    let tail = old.len() / WORD * WORD;
+    for (i, (&was, &is)) in old[tail..].iter().zip(&new[tail..]).enumerate() {
+        pieces += (is != 0) as usize;
+        note(tail + i, was, is)?;
+    }
+    Some((changes, pieces))
+}
+
+fn word(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes.try_into().expect("eight bytes"))
+}
+
+/// How many of the eight bytes of `w` are not zero.
+fn occupied_bytes(w: u64) -> usize {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // A byte's top bit is set when the byte is not zero: its own top bit, or a carry out of
+    // its low seven bits (which never crosses into the next byte).
+    ((((w & LOW7) + LOW7) | w) & !LOW7).count_ones() as usize
 }
 
 /// One ply of the search path.
@@ -274,6 +313,47 @@ pub(crate) mod tests {
             pos = child;
         }
         changed
+    }
+
+    /// `diff` against a cell-by-cell comparison, on boards whose size is and is not a
+    /// multiple of its eight-cell words, with few changes and with too many.
+    #[test]
+    fn the_word_diff_finds_what_a_cell_by_cell_comparison_finds() {
+        let mut rng = Rng::new(5);
+        for cells in [64, 288, 320, 13, 7] {
+            for changed in [0, 1, 2, 4, 31, 32, 33, 60] {
+                let old: Vec<u8> = (0..cells)
+                    .map(|_| {
+                        if rng.below(3) == 0 {
+                            0
+                        } else {
+                            rng.below(256) as u8
+                        }
+                    })
+                    .collect();
+                let mut new = old.clone();
+                for _ in 0..changed {
+                    let c = rng.index(cells);
+                    new[c] = if rng.below(4) == 0 {
+                        0
+                    } else {
+                        rng.below(256) as u8
+                    };
+                }
+                let expected: Vec<Change> = (0..cells)
+                    .filter(|&c| old[c] != new[c])
+                    .map(|c| (c, old[c], new[c]))
+                    .collect();
+                let pieces = new.iter().filter(|&&b| b != 0).count();
+                match diff(&old, &new) {
+                    Some((found, n)) => {
+                        assert_eq!(found.as_slice(), expected.as_slice(), "{cells} cells");
+                        assert_eq!(n, pieces, "{cells} cells");
+                    }
+                    None => assert!(expected.len() > MAX_CHANGES, "{cells} cells"),
+                }
+            }
+        }
     }
 
     #[test]
