@@ -405,10 +405,12 @@ pub fn moving_kind<B: BitSet>(pos: &Position<B>, mv: Move) -> Kind {
 /// a cut-off comes early, as it usually does.
 #[inline]
 pub fn pick_next(moves: &mut [(Move, i32)], i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if moves[j].1 > moves[best].1 {
-            best = j;
+    // The first of the highest, as an index loop would find it, but with the best score in
+    // hand and no bounds checks in the loop.
+    let (mut best, mut best_score) = (i, moves[i].1);
+    for (j, &(_, score)) in moves.iter().enumerate().skip(i + 1) {
+        if score > best_score {
+            (best, best_score) = (j, score);
         }
     }
     moves.swap(i, best);
