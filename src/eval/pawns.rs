@@ -10,17 +10,23 @@ use crate::piece::Player;
 /// Pawn geometry of one player.
 #[derive(Clone, Debug)]
 pub struct PawnGeometry<B> {
-    /// Own file, per cell.
-    file: Vec<B>,
-    /// Neighbouring files, per cell.
-    adjacent_files: Vec<B>,
-    /// Cells ahead on the own and neighbouring files, per cell (an enemy pawn here stops a
-    /// passer).
-    front_span: Vec<B>,
-    /// Progress towards the far side in eighths (0 = own back rank, 8 = last rank).
-    progress: Vec<u8>,
+    /// What a pawn's counts ask about its cell, per cell (one record, so one cache line).
+    cells: Vec<PawnCell<B>>,
     /// Cells directly in front of and beside the King's cell, one or two steps ahead, per cell.
     pub shield: Vec<B>,
+}
+
+/// The pawn geometry of one cell.
+#[derive(Clone, Copy, Debug)]
+struct PawnCell<B> {
+    /// Cells ahead on the own file (an own pawn here makes this one doubled).
+    ahead_on_file: B,
+    /// Neighbouring files.
+    adjacent_files: B,
+    /// Cells ahead on the own and neighbouring files (an enemy pawn here stops a passer).
+    front_span: B,
+    /// Progress towards the far side in eighths (0 = own back rank, 8 = last rank).
+    progress: u8,
 }
 
 /// The pawn counts of one player.
@@ -39,16 +45,22 @@ impl<B: BitSet> PawnGeometry<B> {
         let shape = &t.shape;
         let n = t.cells;
         let mut g = PawnGeometry {
-            file: vec![B::empty(); n],
-            adjacent_files: vec![B::empty(); n],
-            front_span: vec![B::empty(); n],
-            progress: vec![0; n],
+            cells: vec![
+                PawnCell {
+                    ahead_on_file: B::empty(),
+                    adjacent_files: B::empty(),
+                    front_span: B::empty(),
+                    progress: 0,
+                };
+                n
+            ],
             shield: vec![B::empty(); n],
         };
         for c in shape.all_cells() {
             let (x, y, z) = shape.coords(c);
             let i = c.index();
-            g.progress[i] = own_progress(t, p, c);
+            let cell = &mut g.cells[i];
+            cell.progress = own_progress(t, p, c);
             for d in shape.all_cells() {
                 let (dx, dy, dz) = shape.coords(d);
                 if dz != z {
@@ -56,14 +68,14 @@ impl<B: BitSet> PawnGeometry<B> {
                 }
                 let file_gap = (dx - x).abs();
                 let ahead = (dy - y) * forward;
-                if file_gap == 0 {
-                    g.file[i].set(d);
+                if file_gap == 0 && ahead > 0 {
+                    cell.ahead_on_file.set(d);
                 }
                 if file_gap == 1 {
-                    g.adjacent_files[i].set(d);
+                    cell.adjacent_files.set(d);
                 }
                 if file_gap <= 1 && ahead > 0 {
-                    g.front_span[i].set(d);
+                    cell.front_span.set(d);
                 }
                 if file_gap <= 1 && (1..=2).contains(&ahead) {
                     g.shield[i].set(d);
@@ -77,16 +89,16 @@ impl<B: BitSet> PawnGeometry<B> {
     pub fn counts(&self, own: B, enemy: B) -> PawnCounts {
         let mut out = PawnCounts::default();
         for c in own.cells() {
-            let i = c.index();
-            let behind_own = (self.front_span[i] & self.file[i] & own).any();
+            let cell = &self.cells[c.index()];
+            let behind_own = (cell.ahead_on_file & own).any();
             if behind_own {
                 out.doubled += 1;
             }
-            if (self.adjacent_files[i] & own).is_empty() {
+            if (cell.adjacent_files & own).is_empty() {
                 out.isolated += 1;
             }
-            if !behind_own && (self.front_span[i] & enemy).is_empty() {
-                out.passed[self.progress[i] as usize] += 1;
+            if !behind_own && (cell.front_span & enemy).is_empty() {
+                out.passed[cell.progress as usize] += 1;
             }
         }
         out
