@@ -489,8 +489,8 @@ impl<B: BitSet> Evaluator<B> {
                 // Spare royals under the lone-royal rule are material that may be lost.
                 sink.add(p, w.per_kind(PerKind::Value, kind), n - 1);
             }
-            let base = (pi * self.kinds_per_player + k) * self.cells;
             if S::WEIGHTED {
+                let base = (pi * self.kinds_per_player + k) * self.cells;
                 let placed = bb.cells().map(|c| self.placement[base + c.index()]);
                 sink.add_weighted(p, placed.fold(Tapered::ZERO, |a, b| a + b));
             } else {

@@ -10,7 +10,7 @@ use crate::piece::Player;
 /// Pawn geometry of one player.
 #[derive(Clone, Debug)]
 pub struct PawnGeometry<B> {
-    /// What a pawn's counts ask about its cell, per cell (one record, so one cache line).
+    /// What a pawn's counts ask about its cell, per cell (one record, read together).
     cells: Vec<PawnCell<B>>,
     /// Cells directly in front of and beside the King's cell, one or two steps ahead, per cell.
     pub shield: Vec<B>,

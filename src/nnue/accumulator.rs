@@ -97,6 +97,7 @@ fn diff(old: &[u8], new: &[u8]) -> Option<(ArrayVec<Change, MAX_CHANGES>, usize)
     Some((changes, pieces))
 }
 
+/// Eight mailbox bytes as one word.
 fn word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes.try_into().expect("eight bytes"))
 }
