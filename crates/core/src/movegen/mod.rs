@@ -638,7 +638,7 @@ pub fn piece_targets<B: BitSet>(
     k: Kind,
     from: Cell,
 ) -> B {
-    targets_of(t, &Occupancy::of(t, pos, us), us, k, t.kind(us, k), from)
+    targets_of(t, &Occupancy::of(t, pos, us), t.kind(us, k), from)
 }
 
 /// [`piece_targets`] with the per-position sets and the kind's tables already at hand.
@@ -646,8 +646,6 @@ pub fn piece_targets<B: BitSet>(
 fn targets_of<B: BitSet>(
     t: &Tables<B>,
     o: &Occupancy<B>,
-    us: Player,
-    k: Kind,
     kt: &tables::KindTables<B>,
     from: Cell,
 ) -> B {
@@ -684,9 +682,20 @@ fn targets_of<B: BitSet>(
             }
         }
     }
-    if kt.has_bent && !kt.bent[i].is_empty() {
-        targets |= bent_targets(t, us, k, from, o.occ, false) & o.empty;
-        targets |= bent_targets(t, us, k, from, o.occ, true) & o.enemies;
+    if kt.has_bent {
+        // One walk per bent path serves both its moves and its captures.
+        for b in &kt.bent[i] {
+            if o.occ.contains(b.first) {
+                continue;
+            }
+            let reach = t.ray_attack(b.dir as usize, b.first, o.occ);
+            if b.mode.moves() {
+                targets |= reach & o.empty;
+            }
+            if b.mode.captures() {
+                targets |= reach & o.enemies;
+            }
+        }
     }
     targets
 }
@@ -758,7 +767,7 @@ fn has_legal_piece_move<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> bool {
     let o = Occupancy::of(t, pos, us);
     for (k, kt) in t.kinds[us.index()].iter().enumerate() {
         for from in (o.own & pos.by_kind[k]).cells() {
-            let targets = targets_of(t, &o, us, Kind(k as u8), kt, from);
+            let targets = targets_of(t, &o, kt, from);
             let legal = match to_test(&g, kt.royal, from, targets) {
                 Some((king, candidates)) => candidates
                     .cells()
@@ -795,7 +804,7 @@ fn generate_moves<B: BitSet, S: MoveSink<B>>(t: &Tables<B>, pos: &Position<B>, s
         }
         let promo = t.promotion(us, kind);
         for from in pieces.cells() {
-            let mut targets = targets_of(t, &o, us, kind, kt, from);
+            let mut targets = targets_of(t, &o, kt, from);
             if let Some((king, candidates)) = to_test(&g, kt.royal, from, targets) {
                 targets = candidates;
                 for to in candidates.cells() {
