@@ -146,12 +146,18 @@ mod tests {
     #[test]
     fn the_empty_board_targets_are_a_lone_piece_s_moves_and_reach() {
         let mut bent = 0;
-        for variant in [
+        let variants = [
             "aof5",
+            "aof5-raj",
             "missionary",
+            "missiogi",
+            "frontofhouse",
+            "cyclical",
             "cwda-nutty-clobberers",
             "swda-posh-jostlers",
-        ] {
+            "swda-amphibians-originals",
+        ];
+        for variant in variants {
             bent += match games::tables(variant).unwrap() {
                 AnyTables::Narrow(t) => compare_with_a_lone_piece(&t),
                 AnyTables::Wide(t) => compare_with_a_lone_piece(&t),

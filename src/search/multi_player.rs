@@ -268,9 +268,6 @@ fn may_reach_royal<B: BitSet>(t: &Tables<B>, us: Player, k: Kind, from: Cell, ro
                 .any(|r| t.slide_lines[us.index()][r.index()].contains(from)))
 }
 
-/// The legal moves of the army to move. The list is filled in place and copied out once:
-/// `legal_moves` returns its list (room for 8192 moves, 32 KB) by value, and copying that
-/// on every call cost about a tenth of the search's time.
 /// The opponent layer's order of a reply as one number, compared as the tuple (not the table's
 /// reply, the most taken first, not the killer, rank in its army's order, which opponent):
 /// sorting numbers is cheaper than sorting tuples. Every field fits its bits: a threat is an
@@ -285,6 +282,9 @@ fn reply_key(not_hint: bool, threat: i32, not_killer: bool, rank: usize, opponen
         | opponent as u64
 }
 
+/// The legal moves of the army to move. The list is filled in place and copied out once:
+/// `legal_moves` returns its list (room for 8192 moves, 32 KB) by value, and copying that
+/// on every call cost about a tenth of the search's time.
 fn legal_vec<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> Vec<Move> {
     let mut list = MoveList::new();
     generate(t, pos, &mut list);
@@ -1144,9 +1144,6 @@ mod tests {
         assert!(!quiet("ft2ft1"), "a King move");
     }
 
-    /// The default move of a non-searched opponent, found lazily, is the move the full
-    /// ordering puts first: in suite positions and one move later (another army to move),
-    /// with and without a killer at the ply.
     /// The packed key orders replies as the tuple it stands for, at the fields' extremes too.
     #[test]
     fn the_reply_key_orders_as_its_tuple() {
@@ -1173,6 +1170,9 @@ mod tests {
         assert_eq!(a, b);
     }
 
+    /// The default move of a non-searched opponent, found lazily, is the move the full
+    /// ordering puts first: in suite positions and one move later (another army to move),
+    /// with and without a killer at the ply.
     #[test]
     fn the_lazy_first_move_is_the_ordering_s_first() {
         let crate::game::AnyTables::Wide(t) = crate::games::tables("aof5").unwrap() else {
