@@ -4,6 +4,7 @@
 
 use crate::bitboard::BitSet;
 use crate::geometry::Cell;
+use crate::movegen::bent_targets;
 use crate::movegen::tables::Tables;
 use crate::piece::{Kind, Player};
 
@@ -48,12 +49,7 @@ fn plain_reach<B: BitSet>(t: &Tables<B>, p: Player, k: Kind, from: Cell) -> B {
 /// The cells a lone piece on `from` moves to by its bent paths: with nothing to capture, a
 /// capturing path reaches nothing.
 fn bent_reach<B: BitSet>(t: &Tables<B>, p: Player, k: Kind, from: Cell) -> B {
-    t.kind(p, k).bent[from.index()]
-        .iter()
-        .filter(|b| b.mode.moves())
-        .fold(B::empty(), |targets, b| {
-            targets | t.ray_attack(b.dir as usize, b.first, B::empty())
-        })
+    bent_targets(t, p, k, from, B::empty(), false)
 }
 
 /// Parity of x+y+z of a cell (its "colour").

@@ -356,8 +356,9 @@ pub fn is_in_check<B: BitSet>(t: &Tables<B>, pos: &Position<B>, p: Player) -> bo
         .any(|r| attacked(t, pos, r, p, pos.occupied, pos.occupied))
 }
 
-/// Cells reached by bent moves (step, then slide) from `from`.
-fn bent_targets<B: BitSet>(
+/// Cells reached by the bent moves (step, then slide) of `p`'s `k` on `from` among `occ`:
+/// those that capture, or with `captures` false those that move.
+pub fn bent_targets<B: BitSet>(
     t: &Tables<B>,
     p: Player,
     k: Kind,
