@@ -229,6 +229,16 @@ pub fn search<B: BitSet, U: Utility<B> + ?Sized>(
     result
 }
 
+/// The royal pieces a move's quietness depends on ([`Searcher::quiet`]).
+struct RoyalsAround<B> {
+    /// The army to move's own.
+    movers: B,
+    /// The searching army's.
+    searching: B,
+    /// Those of the armies still playing other than the one to move.
+    enemies: B,
+}
+
 /// The Kings (and Emperors) of the armies still playing other than the one to move.
 fn enemy_royals<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> B {
     (0..t.players() as u8)
@@ -714,9 +724,10 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
         if let Some(stand) = futile {
             best = stand;
         }
+        let royals = futile.map(|_| self.royals_around(pos));
         let mut first = true;
         for m in moves {
-            if futile.is_some() && self.quiet(pos, m) {
+            if royals.as_ref().is_some_and(|r| self.quiet(pos, r, m)) {
                 continue;
             }
             let child = pos.play(self.t, m);
@@ -797,9 +808,13 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
             best = stand;
             beta = beta.min(stand);
         }
+        let royals: Vec<RoyalsAround<B>> = match futile {
+            Some(_) => prefixes.iter().map(|p| self.royals_around(p)).collect(),
+            None => Vec::new(),
+        };
         let mut first = true;
         for &(k, m) in &replies {
-            if futile.is_some() && self.quiet(&prefixes[k], m) {
+            if futile.is_some() && self.quiet(&prefixes[k], &royals[k], m) {
                 continue;
             }
             let child = self.default_line(&prefixes[k].play(self.t, m), ply, false);
@@ -904,22 +919,28 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
             .then_some(stand)
     }
 
+    /// What [`Self::quiet`] needs of `pos`, worked out once for all of its moves.
+    fn royals_around(&self, pos: &Position<B>) -> RoyalsAround<B> {
+        RoyalsAround {
+            movers: pos.royals(self.t, pos.side),
+            searching: pos.royals(self.t, self.root),
+            enemies: enemy_royals(self.t, pos),
+        }
+    }
+
     /// A move that neither captures, promotes nor checks a King or Emperor, nor moves one,
     /// nor comes within two cells of a royal piece of the searching army: what it changes
     /// of the searching army's value is a Pawn's advance and a piece's distance to the other
-    /// Kings.
-    fn quiet(&self, pos: &Position<B>, m: Move) -> bool {
+    /// Kings. `royals` is [`Self::royals_around`] of `pos`.
+    fn quiet(&self, pos: &Position<B>, royals: &RoyalsAround<B>, m: Move) -> bool {
         let t = self.t;
         !matches!(
             m.kind(),
             MoveKind::Promotion | MoveKind::EnPassant | MoveKind::Merge | MoveKind::Drop
         ) && !pos.occupied.contains(m.to())
-            && !pos.royals(t, pos.side).contains(m.from())
-            && !pos
-                .royals(t, self.root)
-                .cells()
-                .any(|k| t.distance(k, m.to()) <= 2)
-            && !gives_check(t, pos, m, enemy_royals(t, pos))
+            && !royals.movers.contains(m.from())
+            && !royals.searching.cells().any(|k| t.distance(k, m.to()) <= 2)
+            && !gives_check(t, pos, m, royals.enemies)
     }
 
     /// The replies of the opponent layer: each opponent's moves in its own order, the
@@ -1135,7 +1156,7 @@ mod tests {
                 .into_iter()
                 .find(|&m| format_move(&t, m) == name)
                 .unwrap_or_else(|| panic!("{name} is not legal"));
-            s.quiet(&pos, m)
+            s.quiet(&pos, &s.royals_around(&pos), m)
         };
         assert!(quiet("dv1dz1"), "a Rook move far from every King");
         assert!(!quiet("dv1ds1"), "a check along row s");
