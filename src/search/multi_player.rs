@@ -808,13 +808,14 @@ impl<'a, B: BitSet, U: Utility<B> + ?Sized> Searcher<'a, B, U> {
             best = stand;
             beta = beta.min(stand);
         }
-        let royals: Vec<RoyalsAround<B>> = match futile {
-            Some(_) => prefixes.iter().map(|p| self.royals_around(p)).collect(),
-            None => Vec::new(),
-        };
+        let royals: Option<Vec<RoyalsAround<B>>> =
+            futile.map(|_| prefixes.iter().map(|p| self.royals_around(p)).collect());
         let mut first = true;
         for &(k, m) in &replies {
-            if futile.is_some() && self.quiet(&prefixes[k], &royals[k], m) {
+            if royals
+                .as_ref()
+                .is_some_and(|r| self.quiet(&prefixes[k], &r[k], m))
+            {
                 continue;
             }
             let child = self.default_line(&prefixes[k].play(self.t, m), ply, false);
