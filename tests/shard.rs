@@ -1,8 +1,8 @@
 //! Sharded matches (`panoply match --shard K/N`) merged by `panoply results`: at fixed nodes
 //! the shards' games are the single run's game for game and the merged report is its final
 //! lines, for two and four seats; a timed run's shards play the same openings, colours and
-//! seatings; `results` reproduces a single run's SPRT, stopped or not; every merge error is a
-//! clear one-line message.
+//! seatings; `results` reproduces a single run's SPRT, stopped or not, and sums the sittings
+//! of one test; every merge error is a clear one-line message.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -402,6 +402,63 @@ fn results_of_a_run_stopped_by_hand_count_its_complete_units() {
     assert_eq!(full.status, 0);
     assert!(full.stderr.is_empty(), "{}", full.stderr);
     remove_temps("hand-");
+}
+
+/// The pentanomial line's five counts.
+fn pentanomial(stdout: &str) -> [u32; 5] {
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Pentanomial [LL, LD, DD+WL, WD, WW]: ["))
+        .unwrap_or_else(|| panic!("no pentanomial in {stdout}"));
+    let counts: Vec<u32> = line
+        .trim_end_matches(']')
+        .split(", ")
+        .map(|n| n.parse().unwrap())
+        .collect();
+    counts.try_into().unwrap()
+}
+
+#[test]
+fn results_sum_the_sittings_of_one_test_played_with_other_seeds() {
+    let args = levels_args("8", "elo1=5");
+    let sitting = |seed: &str, extra: &[&str]| {
+        let pgn = temp(&format!("sit-{seed}.pgn"));
+        let mut all = vec!["--seed", seed];
+        all.extend(extra);
+        play(&args, &all, &pgn);
+        pgn
+    };
+    let (a, b) = (sitting("1", &[]), sitting("2", &[]));
+    // Without --sittings two seeds are two matches: one line says how to sum them.
+    merge_fails(&[&a, &b], "another seed: ");
+    let run = results(&[&a, &b], &[]);
+    assert!(run.stderr.contains("add --sittings"), "{}", run.stderr);
+    let sum = results(&[&a, &b], &["--sittings"]);
+    assert_eq!(sum.status, 0, "{}", sum.stderr);
+    assert!(
+        sum.stdout
+            .starts_with("Sittings: 2 (seeds 1, 2), their pairs summed\n"),
+        "{}",
+        sum.stdout
+    );
+    assert!(sum.stdout.contains("Games: 16, pairs: 8"), "{}", sum.stdout);
+    let (one, two) = (results(&[&a], &[]).stdout, results(&[&b], &[]).stdout);
+    let summed: Vec<u32> = (0..5)
+        .map(|i| pentanomial(&one)[i] + pentanomial(&two)[i])
+        .collect();
+    assert_eq!(pentanomial(&sum.stdout).to_vec(), summed);
+    // A sitting of other settings is not the same test: the line names the difference.
+    let other = sitting("3", &["--max-plies", "30"]);
+    let run = results(&[&a, &other], &["--sittings"]);
+    assert_eq!(run.status, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.starts_with("panoply: mixed settings: ")
+            && run.stderr.contains("max-plies=-, but ")
+            && run.stderr.contains("max-plies=30"),
+        "{}",
+        run.stderr
+    );
+    remove_temps("sit-");
 }
 
 /// The games of a PGN file as separate texts.

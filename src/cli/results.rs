@@ -1,10 +1,11 @@
 //! `panoply results`: the end-of-match report from PGN files that `panoply match --pgn`
-//! wrote — the shards of a sharded match merged into one, or a single run read back.
+//! wrote — the shards of a sharded match merged into one, a single run read back, or the
+//! sittings of one test (played again with other seeds) summed.
 
 use super::{parse_settings, read_text, Failure};
 use clap::Args;
 use panoply::records::pgn_reader::read_games;
-use panoply::tournament::merge::{merge, SourcedGame};
+use panoply::tournament::merge::{merge, merge_sittings, SourcedGame};
 use panoply::tournament::sprt::SprtSettings;
 use std::path::PathBuf;
 
@@ -18,6 +19,11 @@ pub struct ResultsArgs {
     /// the one the match was started with.
     #[arg(long, num_args = 1..=5, value_name = "SETTING")]
     sprt: Option<Vec<String>>,
+    /// The files are sittings of one test: the same match started again with other seeds
+    /// (each sitting one run or its shards). Each is counted as its own run would be, and
+    /// their pairs are summed into one report and one test.
+    #[arg(long)]
+    sittings: bool,
 }
 
 impl ResultsArgs {
@@ -33,7 +39,11 @@ impl ResultsArgs {
                 file: file.clone(),
             }));
         }
-        let merged = merge(games, sprt)?;
+        let merged = if self.sittings {
+            merge_sittings(games, sprt)?
+        } else {
+            merge(games, sprt)?
+        };
         if merged.left_out > 0 {
             log::warn!(
                 "the test decided before the end of the shards: their last {} games are left out, as a single run would not have played them",
@@ -50,6 +60,13 @@ impl ResultsArgs {
                 plural(unfinished.units, "unit", "units"),
                 unfinished.not_started,
                 plural(unfinished.not_started, "unit", "units"),
+            );
+        }
+        if merged.seeds.len() > 1 {
+            panoply::out!(
+                "Sittings: {} (seeds {}), their pairs summed\n",
+                merged.seeds.len(),
+                merged.seeds.join(", ")
             );
         }
         panoply::out!("{}", merged.report.summary());

@@ -10,9 +10,13 @@
 //! are counted unit by unit in schedule order, as a single run playing one game at a time
 //! would have, and once the test decides the later games are left out, as that run would
 //! never have played them.
+//!
+//! Sittings are one test played again with other seeds (a session's end stopped the first):
+//! each is merged as above, as a match of its own, and their counted games are summed, each
+//! sitting's pairs kept apart, so that the report and its test are those of all the pairs.
 
 use super::schedule::{candidate_alone, Mode};
-use super::shard::{MergeTags, Shard};
+use super::shard::{MergeTags, Shard, SETTINGS as SETTINGS_TAG};
 use super::sprt::SprtSettings;
 use super::tally::{MatchReport, Tally};
 use crate::records::pgn_reader::PgnGame;
@@ -38,6 +42,12 @@ pub enum MergeError {
     },
     /// Games of different matches (settings, engines, test, shard count).
     MixedSettings {
+        first: String,
+        other: String,
+    },
+    /// Games of one match's settings but another seed: a second sitting, to be summed only
+    /// when asked.
+    OtherSeed {
         first: String,
         other: String,
     },
@@ -74,6 +84,10 @@ impl fmt::Display for MergeError {
             MergeError::MixedSettings { first, other } => write!(
                 f,
                 "mixed settings: {first}, but {other}; these games are not of one match"
+            ),
+            MergeError::OtherSeed { first, other } => write!(
+                f,
+                "another seed: {first}, but {other}; to sum sittings of one test, add --sittings"
             ),
             MergeError::Overlap {
                 game,
@@ -119,6 +133,8 @@ pub struct Merged {
     pub left_out: usize,
     /// A single run stopped before its end with no decision: what it had not finished.
     pub unfinished: Unfinished,
+    /// The seeds of the sittings summed, in the order counted (one: a single match).
+    pub seeds: Vec<String>,
 }
 
 /// What a single run stopped by hand (not by its test) left unfinished: the report counts
@@ -132,6 +148,14 @@ pub struct Unfinished {
     pub not_started: usize,
 }
 
+impl Unfinished {
+    fn add(&mut self, other: Unfinished) {
+        self.units += other.units;
+        self.games += other.games;
+        self.not_started += other.not_started;
+    }
+}
+
 /// A checked game: its record with the match's engine indices, and its merge tags.
 struct Checked {
     record: GameRecord,
@@ -141,18 +165,65 @@ struct Checked {
 
 /// Merges the games of one match; `sprt` replaces the test the match was started with.
 pub fn merge(games: Vec<SourcedGame>, sprt: Option<SprtSettings>) -> Result<Merged, MergeError> {
-    let checked = check(games)?;
-    let first = &checked.first().ok_or(MergeError::NoGames)?.tags;
-    let names = first.engines.clone();
-    let (shards, units) = (first.shard.count, first.units);
-    let (mode, players) = match_shape(first).map_err(|reason| MergeError::Untagged {
-        file: checked[0].file.clone(),
-        game: checked[0].record.spec.number,
+    merge_checked(vec![check(games)?], sprt)
+}
+
+/// Merges sittings of one test: the games grouped by seed (in the order the seeds first
+/// appear), each group one match, the groups alike but for their seeds.
+pub fn merge_sittings(
+    games: Vec<SourcedGame>,
+    sprt: Option<SprtSettings>,
+) -> Result<Merged, MergeError> {
+    let mut groups: Vec<(String, Vec<SourcedGame>)> = Vec::new();
+    for game in games {
+        let seed = seed_of(&game);
+        match groups.iter_mut().find(|(s, _)| *s == seed) {
+            Some((_, group)) => group.push(game),
+            None => groups.push((seed, vec![game])),
+        }
+    }
+    let sittings = groups
+        .into_iter()
+        .map(|(_, group)| check(group))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some((first, rest)) = sittings.split_first() {
+        for sitting in rest {
+            same_test(&first[0], &sitting[0])?;
+        }
+    }
+    merge_checked(sittings, sprt)
+}
+
+/// The `seed=` of a game's settings tag; empty when there is none (`check` names that).
+fn seed_of(game: &SourcedGame) -> String {
+    let settings = game.game.tag(SETTINGS_TAG).unwrap_or("");
+    settings
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("seed="))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Each sitting replayed as a match of its own; the games each counts, counted again into
+/// one tally with the sitting's pairs numbered after the sittings before it.
+fn merge_checked(
+    sittings: Vec<Vec<Checked>>,
+    sprt: Option<SprtSettings>,
+) -> Result<Merged, MergeError> {
+    let first = sittings
+        .first()
+        .and_then(|s| s.first())
+        .ok_or(MergeError::NoGames)?;
+    let names = first.tags.engines.clone();
+    let (mode, players) = match_shape(&first.tags).map_err(|reason| MergeError::Untagged {
+        file: first.file.clone(),
+        game: first.record.spec.number,
         reason,
     })?;
     let sprt = match sprt {
         Some(s) => Some(s),
         None => first
+            .tags
             .sprt
             .as_deref()
             .map(|text| SprtSettings::parse(&[text.to_string()]))
@@ -162,21 +233,52 @@ pub fn merge(games: Vec<SourcedGame>, sprt: Option<SprtSettings>) -> Result<Merg
     let seat_gauntlet = players.iter().any(|&p| candidate_alone(mode, p));
     super::check_test(sprt.as_ref(), names.len(), &players, seat_gauntlet)
         .map_err(|e| MergeError::Test(e.to_string()))?;
+    let shards = first.tags.shard.count;
     let new_tally = || Tally::new(names.clone(), mode, &players, sprt);
     let mut tally = new_tally();
-    let (counted, left_out, unfinished) = if shards == 1 {
-        let (counted, unfinished) = replay_recorded(checked, &mut tally, new_tally);
-        (counted, 0, unfinished)
-    } else {
-        let (counted, left_out) = replay_by_unit(checked, &mut tally, units, shards)?;
-        (counted, left_out, Unfinished::default())
-    };
+    let mut all_counted = Vec::new();
+    let (mut left_out, mut unfinished) = (0, Unfinished::default());
+    let mut seeds = Vec::new();
+    let mut pairs_before = 0;
+    for sitting in sittings {
+        let tags = &sitting[0].tags;
+        let (units, shards) = (tags.units, tags.shard.count);
+        seeds.push(tags.setting("seed").unwrap_or("").to_string());
+        let (counted, out, cut) = replay_sitting(sitting, units, shards, &new_tally)?;
+        for mut record in counted {
+            record.spec.pair = record.spec.pair.map(|unit| unit + pairs_before);
+            tally.count(&record);
+            all_counted.push(record);
+        }
+        left_out += out;
+        unfinished.add(cut);
+        pairs_before += units;
+    }
     Ok(Merged {
-        report: tally.report(counted),
+        report: tally.report(all_counted),
         shards,
         left_out,
         unfinished,
+        seeds,
     })
+}
+
+/// One sitting as a match of its own: the games it counts in the order it counts them, the
+/// games left out after its test decided, and what a run stopped by hand left unfinished.
+fn replay_sitting(
+    sitting: Vec<Checked>,
+    units: usize,
+    shards: usize,
+    new_tally: &impl Fn() -> Tally,
+) -> Result<(Vec<GameRecord>, usize, Unfinished), MergeError> {
+    let mut own = new_tally();
+    if shards == 1 {
+        let (counted, unfinished) = replay_recorded(sitting, &mut own, new_tally);
+        Ok((counted, 0, unfinished))
+    } else {
+        let (counted, left_out) = replay_by_unit(sitting, &mut own, units, shards)?;
+        Ok((counted, left_out, Unfinished::default()))
+    }
 }
 
 /// The match's mode and the seat count of each variant, from its settings.
@@ -273,10 +375,17 @@ fn same_match(first: &Checked, other: &Checked) -> Result<(), MergeError> {
         let word_a = a.settings.split_whitespace().find(|w| !words_b.contains(w));
         let key = word_a.map_or("", |w| w.split('=').next().unwrap_or(""));
         let word_b = words_b.iter().find(|w| w.split('=').next() == Some(key));
-        return differ(
+        let (what_a, what_b) = (
             word_a.unwrap_or(&a.settings).to_string(),
             word_b.copied().unwrap_or(&b.settings).to_string(),
         );
+        if key == "seed" && without_seed(&a.settings) == without_seed(&b.settings) {
+            return Err(MergeError::OtherSeed {
+                first: describe(first, what_a),
+                other: describe(other, what_b),
+            });
+        }
+        return differ(what_a, what_b);
     }
     if a.engines != b.engines {
         return differ(
@@ -298,6 +407,52 @@ fn same_match(first: &Checked, other: &Checked) -> Result<(), MergeError> {
         );
     }
     Ok(())
+}
+
+/// Two sittings' first games: one test (settings but the seed and the schedule it draws,
+/// engines, test) or an error naming the difference.
+fn same_test(first: &Checked, other: &Checked) -> Result<(), MergeError> {
+    let (a, b) = (&first.tags, &other.tags);
+    if without_seed(&a.settings) == without_seed(&b.settings)
+        && a.engines == b.engines
+        && a.sprt == b.sprt
+    {
+        return Ok(());
+    }
+    // Compare as one match with the seed (and the shard split, free per sitting) made equal:
+    // the error names what else differs.
+    let mut tags = b.clone();
+    tags.settings = with_seed_of(&b.settings, &a.settings);
+    (tags.shard, tags.units) = (a.shard, a.units);
+    let like_first = Checked {
+        record: other.record.clone(),
+        tags,
+        file: other.file.clone(),
+    };
+    same_match(first, &like_first)
+}
+
+/// `settings` with the seed and schedule words of `first` in their places.
+fn with_seed_of(settings: &str, first: &str) -> String {
+    let key = |w: &str| w.split('=').next().unwrap_or("").to_string();
+    let words: Vec<&str> = settings
+        .split_whitespace()
+        .map(|w| match key(w).as_str() {
+            k @ ("seed" | "schedule") => {
+                first.split_whitespace().find(|f| key(f) == k).unwrap_or(w)
+            }
+            _ => w,
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// Settings without the seed and the schedule (which follows from the seed).
+fn without_seed(settings: &str) -> Vec<&str> {
+    settings
+        .split_whitespace()
+        .filter(|w| !w.starts_with("seed=") && !w.starts_with("schedule="))
+        .collect()
 }
 
 /// A single run: its games in the order it counted them. When its test did not stop it, it

@@ -99,7 +99,7 @@ const UNIT: &str = "PanoplyUnit";
 const UNIT_GAMES: &str = "PanoplyUnitGames";
 const OPENING: &str = "PanoplyOpening";
 const SHARD: &str = "PanoplyShard";
-const SETTINGS: &str = "PanoplySettings";
+pub(crate) const SETTINGS: &str = "PanoplySettings";
 const SPRT: &str = "PanoplySprt";
 const ENGINE: &str = "PanoplyEngine";
 
