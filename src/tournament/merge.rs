@@ -437,22 +437,28 @@ fn with_seed_of(settings: &str, first: &str) -> String {
     let key = |w: &str| w.split('=').next().unwrap_or("").to_string();
     let words: Vec<&str> = settings
         .split_whitespace()
-        .map(|w| match key(w).as_str() {
-            k @ ("seed" | "schedule") => {
-                first.split_whitespace().find(|f| key(f) == k).unwrap_or(w)
+        .map(|w| {
+            if seeded(w) {
+                first
+                    .split_whitespace()
+                    .find(|f| key(f) == key(w))
+                    .unwrap_or(w)
+            } else {
+                w
             }
-            _ => w,
         })
         .collect();
     words.join(" ")
 }
 
-/// Settings without the seed and the schedule (which follows from the seed).
+/// Settings without the words that follow from the seed.
 fn without_seed(settings: &str) -> Vec<&str> {
-    settings
-        .split_whitespace()
-        .filter(|w| !w.starts_with("seed=") && !w.starts_with("schedule="))
-        .collect()
+    settings.split_whitespace().filter(|w| !seeded(w)).collect()
+}
+
+/// Whether a settings word follows from the seed: the seed itself and the schedule it draws.
+fn seeded(word: &str) -> bool {
+    matches!(word.split('=').next(), Some("seed" | "schedule"))
 }
 
 /// A single run: its games in the order it counted them. When its test did not stop it, it
