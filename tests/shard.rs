@@ -2,7 +2,8 @@
 //! the shards' games are the single run's game for game and the merged report is its final
 //! lines, for two and four seats; a timed run's shards play the same openings, colours and
 //! seatings; `results` reproduces a single run's SPRT, stopped or not, and sums the sittings
-//! of one test; every merge error is a clear one-line message.
+//! of one test; a stopped match resumed from its PGN ends as the whole run; every merge error
+//! is a clear one-line message.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -459,6 +460,59 @@ fn results_sum_the_sittings_of_one_test_played_with_other_seeds() {
         run.stderr
     );
     remove_temps("sit-");
+}
+
+#[test]
+fn a_stopped_match_resumed_from_its_pgn_ends_as_the_whole_run() {
+    let args = levels_args("8", "elo1=5");
+    let full = temp("resume-full.pgn");
+    let whole = play(&args, &[], &full);
+    // Stopped in the third pair's second game: five games written.
+    let cut = write("resume-cut.pgn", &split_games(&full)[..5]);
+    let resume = |pgn: &Path, extra: &[&str]| {
+        let mut all: Vec<&str> = vec!["match"];
+        all.extend(args.iter().map(String::as_str));
+        all.extend(extra);
+        let pgn_text = pgn.display().to_string();
+        all.extend(["--pgn", &pgn_text, "--resume", "--quiet"]);
+        panoply(&all)
+    };
+    let resumed = resume(&cut, &[]);
+    assert_eq!(resumed.status, 0, "{}", resumed.stderr);
+    assert!(
+        resumed
+            .stdout
+            .starts_with("Resuming: 5 games in the PGN file, 3 to play\n"),
+        "{}",
+        resumed.stdout
+    );
+    assert_eq!(final_lines(&resumed.stdout), final_lines(&whole.stdout));
+    assert_eq!(games_by_round(&[&cut]), games_by_round(&[&full]));
+    // A finished match plays nothing more and reports the same.
+    let again = resume(&full, &[]);
+    assert!(
+        again
+            .stdout
+            .starts_with("Resuming: 8 games in the PGN file, 0 to play\n"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(final_lines(&again.stdout), final_lines(&whole.stdout));
+    // Another match's file: one line naming the difference, and the file untouched.
+    let before = std::fs::read_to_string(&cut).unwrap();
+    let other = resume(&cut, &["--max-plies", "30"]);
+    assert_eq!(other.status, 2);
+    assert_eq!(
+        other.stderr,
+        format!(
+            "panoply: {}: game 1 was played with max-plies=-, but this match has \
+             max-plies=30; --resume goes on with the match that wrote the file, given the same \
+             engines and settings\n",
+            cut.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&cut).unwrap(), before);
+    remove_temps("resume-");
 }
 
 /// The games of a PGN file as separate texts.

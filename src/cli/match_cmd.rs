@@ -69,6 +69,10 @@ pub struct MatchArgs {
     /// Append the games to this PGN file.
     #[arg(long)]
     pgn: Option<PathBuf>,
+    /// Go on with a stopped match: the games already in the `--pgn` file (written by this
+    /// match, same engines and settings) count, and only the rest are played.
+    #[arg(long)]
+    resume: bool,
     /// Adjudicate a draw after this many plies.
     #[arg(long)]
     max_plies: Option<usize>,
@@ -104,6 +108,11 @@ impl MatchArgs {
             Some(text) => Shard::parse(text).map_err(|e| Failure(format!("--shard: {e}")))?,
             None => Shard::WHOLE,
         };
+        if self.resume && self.pgn.is_none() {
+            return Err(Failure(
+                "--resume needs --pgn: the games played so far are read from its PGN file".into(),
+            ));
+        }
         if shard != Shard::WHOLE && self.pgn.is_none() {
             return Err(Failure(
                 "--shard needs --pgn: a shard's games are merged from its PGN file".into(),
@@ -131,6 +140,7 @@ impl MatchArgs {
             seed: self.seed,
             max_plies: self.max_plies,
             pgn_out: self.pgn,
+            resume: self.resume,
             event: self.event,
             progress: !self.quiet,
             verbose: true,

@@ -340,7 +340,7 @@ fn place(c: &Checked) -> String {
 }
 
 /// The record's seats as indices into the match's engines, and its unit as its pair.
-fn with_engine_indices(
+pub(super) fn with_engine_indices(
     mut record: GameRecord,
     engines: &[String],
     unit: usize,
@@ -362,51 +362,53 @@ fn with_engine_indices(
 /// An error naming the first setting in which two games differ.
 fn same_match(first: &Checked, other: &Checked) -> Result<(), MergeError> {
     let (a, b) = (&first.tags, &other.tags);
+    let Some((what_a, what_b)) = first_difference(a, b) else {
+        return Ok(());
+    };
     let describe =
         |c: &Checked, what: String| format!("{} game {} has {what}", c.file, c.record.spec.number);
-    let differ = |what_a: String, what_b: String| {
-        Err(MergeError::MixedSettings {
-            first: describe(first, what_a),
-            other: describe(other, what_b),
-        })
-    };
+    let (first, other) = (describe(first, what_a), describe(other, what_b));
+    if a.setting("seed") != b.setting("seed")
+        && without_seed(&a.settings) == without_seed(&b.settings)
+    {
+        return Err(MergeError::OtherSeed { first, other });
+    }
+    Err(MergeError::MixedSettings { first, other })
+}
+
+/// The first of the match settings in which two games' tags differ, as each states it: a
+/// settings word, the engines, the test, or the shard split.
+pub(super) fn first_difference(a: &MergeTags, b: &MergeTags) -> Option<(String, String)> {
     if a.settings != b.settings {
         let words_b: Vec<&str> = b.settings.split_whitespace().collect();
         let word_a = a.settings.split_whitespace().find(|w| !words_b.contains(w));
         let key = word_a.map_or("", |w| w.split('=').next().unwrap_or(""));
         let word_b = words_b.iter().find(|w| w.split('=').next() == Some(key));
-        let (what_a, what_b) = (
+        return Some((
             word_a.unwrap_or(&a.settings).to_string(),
             word_b.copied().unwrap_or(&b.settings).to_string(),
-        );
-        if key == "seed" && without_seed(&a.settings) == without_seed(&b.settings) {
-            return Err(MergeError::OtherSeed {
-                first: describe(first, what_a),
-                other: describe(other, what_b),
-            });
-        }
-        return differ(what_a, what_b);
+        ));
     }
     if a.engines != b.engines {
-        return differ(
+        return Some((
             format!("engines {}", a.engines.join(", ")),
             format!("engines {}", b.engines.join(", ")),
-        );
+        ));
     }
     if a.sprt != b.sprt {
         let test = |s: &Option<String>| s.clone().unwrap_or_else(|| "no test".into());
-        return differ(
+        return Some((
             format!("sprt {}", test(&a.sprt)),
             format!("sprt {}", test(&b.sprt)),
-        );
+        ));
     }
     if a.shard.count != b.shard.count || a.units != b.units {
-        return differ(
+        return Some((
             format!("shard {} of {} units", a.shard, a.units),
             format!("shard {} of {} units", b.shard, b.units),
-        );
+        ));
     }
-    Ok(())
+    None
 }
 
 /// Two sittings' first games: one test (settings but the seed and the schedule it draws,

@@ -6,8 +6,9 @@
 //! gauntlet), [`pairs`] and [`seat_gauntlet`] (the statistics of pairs and seats), [`sprt`],
 //! [`elo`], [`standings`] (the final table), [`progress`] (the live line), [`book_maker`]
 //! (`panoply book`, in process with the search), [`suite_maker`] (`panoply openings`),
-//! [`tally`] (the count game by game and the end report), [`shard`] (`--shard K/N`) and
-//! [`merge`] (`panoply results`). This file runs the schedule on worker threads.
+//! [`tally`] (the count game by game and the end report), [`shard`] (`--shard K/N`),
+//! [`merge`] (`panoply results`) and [`resume`] (`--resume`). This file runs the schedule on
+//! worker threads.
 
 pub mod adjudication;
 pub mod book_maker;
@@ -16,6 +17,7 @@ pub mod merge;
 pub mod pairs;
 pub mod progress;
 pub mod referee;
+pub mod resume;
 pub mod schedule;
 pub mod seat_gauntlet;
 pub mod shard;
@@ -70,6 +72,8 @@ pub struct MatchSettings {
     /// Resignation and draw by both engines' scores (two-player games).
     pub adjudication: adjudication::Adjudication,
     pub pgn_out: Option<PathBuf>,
+    /// Go on with the match whose games `pgn_out` already holds: play only the others.
+    pub resume: bool,
     pub event: String,
     pub progress: bool,
     /// Print one line per finished game on stdout.
@@ -208,8 +212,6 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
         .iter()
         .map(|v| games::tables(v).map_err(|e| MatchError::Setup(e.to_string())))
         .collect::<Result<_, _>>()?;
-    preflight::check_engines(&settings.engines, &tables, settings.control)
-        .map_err(MatchError::Setup)?;
     let players: Vec<usize> = tables.iter().map(|t| t.variant().players()).collect();
     let slots = schedule(
         settings.engines.len(),
@@ -221,12 +223,27 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
     let all_specs = openings(settings, &tables, &slots)?;
     let rounds: Vec<usize> = slots.iter().map(|s| s.opening_round).collect();
     let merge_tags = shard::merge_tags(settings, &players, &all_specs, &rounds);
+    let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
+    let played = match (&settings.pgn_out, settings.resume) {
+        (Some(path), true) => resume::played_games(path, &merge_tags, &names)?,
+        _ => Vec::new(),
+    };
+    // The engines once the settings (and a resumed file) are known good.
+    preflight::check_engines(&settings.engines, &tables, settings.control)
+        .map_err(MatchError::Setup)?;
+    let done: std::collections::BTreeSet<usize> = played.iter().map(|r| r.spec.number).collect();
     let specs: VecDeque<GameSpec> = all_specs
         .into_iter()
-        .filter(|s| settings.shard.owns(shard::unit_of(s)))
+        .filter(|s| settings.shard.owns(shard::unit_of(s)) && !done.contains(&s.number))
         .collect();
     let total = specs.len();
-    let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
+    if settings.resume && settings.verbose {
+        crate::outln!(
+            "Resuming: {} {} in the PGN file, {total} to play",
+            played.len(),
+            if played.len() == 1 { "game" } else { "games" }
+        );
+    }
     let seat_gauntlet = players.iter().any(|&p| candidate_alone(settings.mode, p));
     check_test(
         settings.sprt.as_ref(),
@@ -236,11 +253,17 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
     )?;
     // A shard plays all its units: only the merge of every shard can run the test.
     let test = settings.sprt.filter(|_| settings.shard == Shard::WHOLE);
+    // The games played before count first, in the order the first run counted them.
+    let mut tally = Tally::new(names.clone(), settings.mode, &players, test);
+    let mut decided_before = false;
+    for record in &played {
+        decided_before |= tally.count(record).decided;
+    }
     let shared = Shared {
         settings,
         tables: &tables,
         queue: Mutex::new(specs),
-        results: Mutex::new(Vec::new()),
+        results: Mutex::new(played),
         failure: Mutex::new(None),
         progress: Progress::new(settings.progress, total, names.clone()),
         pgn_file: open_pgn(settings)?,
@@ -257,8 +280,8 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
             adjudication: settings.adjudication,
         },
         merge_tags,
-        tally: Mutex::new(Tally::new(names, settings.mode, &players, test)),
-        decided: std::sync::atomic::AtomicBool::new(false),
+        tally: Mutex::new(tally),
+        decided: std::sync::atomic::AtomicBool::new(decided_before),
     };
     let workers = settings.concurrency.clamp(1, total.max(1));
     std::thread::scope(|scope| {
