@@ -512,6 +512,19 @@ fn a_stopped_match_resumed_from_its_pgn_ends_as_the_whole_run() {
         )
     );
     assert_eq!(std::fs::read_to_string(&cut).unwrap(), before);
+    // A shard's file resumed as the other shard.
+    let first_shard = temp("resume-shard-0.pgn");
+    play(&args, &["--shard", "0/2"], &first_shard);
+    let wrong = resume(&first_shard, &["--shard", "1/2"]);
+    assert_eq!(wrong.status, 2);
+    assert!(
+        wrong.stderr.starts_with(&format!(
+            "panoply: {}: game 1 is of shard 0/2, not 1/2; ",
+            first_shard.display()
+        )),
+        "{}",
+        wrong.stderr
+    );
     remove_temps("resume-");
 }
 

@@ -225,7 +225,7 @@ pub fn run_match(settings: &MatchSettings) -> Result<MatchReport, MatchError> {
     let merge_tags = shard::merge_tags(settings, &players, &all_specs, &rounds);
     let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
     let played = match (&settings.pgn_out, settings.resume) {
-        (Some(path), true) => resume::played_games(path, &merge_tags, &names)?,
+        (Some(path), true) => resume::played_games(path, &merge_tags, &names, settings.shard)?,
         _ => Vec::new(),
     };
     // The engines once the settings (and a resumed file) are known good.

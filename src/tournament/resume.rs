@@ -5,19 +5,20 @@
 //! its missing ones gives the unit a whole run would.
 
 use super::merge::{first_difference, with_engine_indices};
-use super::shard::MergeTags;
+use super::shard::{MergeTags, Shard};
 use super::MatchError;
 use crate::records::pgn_reader::read_games;
 use crate::records::record::GameRecord;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The games of this match in the file, in file order (the order the first run counted
-/// them), as the match's own records. A missing file is a match not yet started.
+/// The games of this match (of its `shard`) in the file, in file order (the order the first
+/// run counted them), as the match's own records. A missing file is a match not yet started.
 pub fn played_games(
     path: &Path,
     merge_tags: &BTreeMap<usize, MergeTags>,
     engines: &[String],
+    shard: Shard,
 ) -> Result<Vec<GameRecord>, MatchError> {
     let file = path.display();
     let text = match std::fs::read_to_string(path) {
@@ -47,6 +48,12 @@ pub fn played_games(
         }
         if tags != *expected {
             return Err(not_ours("has another place in this match's schedule"));
+        }
+        if !shard.owns(tags.unit) {
+            return Err(not_ours(&format!(
+                "is of shard {}, not {shard}",
+                tags.shard
+            )));
         }
         if !seen.insert(number) {
             return Err(not_ours("is in the file twice"));
