@@ -361,7 +361,15 @@ pub(super) fn with_engine_indices(
 
 /// An error naming the first setting in which two games differ.
 fn same_match(first: &Checked, other: &Checked) -> Result<(), MergeError> {
-    let (a, b) = (&first.tags, &other.tags);
+    mismatch((first, &first.tags), (other, &other.tags))
+}
+
+/// An error naming the first setting in which tags `a` of game `first` and tags `b` of game
+/// `other` differ.
+fn mismatch(
+    (first, a): (&Checked, &MergeTags),
+    (other, b): (&Checked, &MergeTags),
+) -> Result<(), MergeError> {
     let Some((what_a, what_b)) = first_difference(a, b) else {
         return Ok(());
     };
@@ -423,15 +431,10 @@ fn same_test(first: &Checked, other: &Checked) -> Result<(), MergeError> {
     }
     // Compare as one match with the seed (and the shard split, free per sitting) made equal:
     // the error names what else differs.
-    let mut tags = b.clone();
-    tags.settings = with_seed_of(&b.settings, &a.settings);
-    (tags.shard, tags.units) = (a.shard, a.units);
-    let like_first = Checked {
-        record: other.record.clone(),
-        tags,
-        file: other.file.clone(),
-    };
-    same_match(first, &like_first)
+    let mut like_first = b.clone();
+    like_first.settings = with_seed_of(&b.settings, &a.settings);
+    (like_first.shard, like_first.units) = (a.shard, a.units);
+    mismatch((first, a), (other, &like_first))
 }
 
 /// `settings` with the seed and schedule words of `first` in their places.
