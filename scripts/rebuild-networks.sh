@@ -4,7 +4,8 @@
 # folder), then the weights' sha256 that `panoply train` prints. A listed data file that is not
 # in the tree (data of more than a few MB stays out of git) is made again first: its producer
 # commit is built in a temporary worktree and runs the entry's one-thread datagen command (about
-# an hour a file), and the result must have the listed sha256.
+# an hour a file), and the result must have the listed sha256. A network trained from an earlier
+# one (`init`, commit:path) takes that network's bytes from git history and checks its weights.
 #
 #   scripts/rebuild-networks.sh                 every shipped network (cwda: ~14 min, one thread)
 #   scripts/rebuild-networks.sh networks/swda.nnue
@@ -23,7 +24,9 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"; git worktree prune' EXIT
 
 # The manifest's entries as shell-readable lines, one per entry:
-#   data FILE SHA256 PRODUCER NEEDED_BY,... COMMAND... | network FILE WEIGHTS_SHA256 ARGS... | sample NAME KIND DIGEST ARGS...
+#   data FILE SHA256 PRODUCER NEEDED_BY,... COMMAND...
+#   network FILE WEIGHTS_SHA256 INIT(commit:path or -) INIT_WEIGHTS_SHA256(or -) ARGS...
+#   sample NAME KIND DIGEST ARGS...
 entries() {
     python3 - "$MANIFEST" <<'PY'
 import sys, tomllib, shlex
@@ -31,19 +34,33 @@ m = tomllib.load(open(sys.argv[1], "rb"))
 for d in m["data"]:
     print("data", d["file"], d["sha256"], d["producer"], ",".join(d["needed_by"]), shlex.join(d["command"].split()))
 for n in m["network"]:
-    print("network", n["file"], n["weights_sha256"], shlex.join(n["args"]))
+    print("network", n["file"], n["weights_sha256"], n.get("init", "-"),
+          n.get("init_weights_sha256", "-"), shlex.join(n["args"]))
 for s in m["sample"]:
     kind = "bytes" if "sha256" in s else "weights"
     print("sample", s["name"], kind, s.get("sha256") or s["weights_sha256"], shlex.join(s["args"]))
 PY
 }
 
-# Runs `panoply ARGS` with {out} replaced by OUT; prints the weights' sha256 for `train`.
+# Runs `panoply ARGS` with {out} replaced by OUT and {init} by INIT; prints the weights' sha256
+# for `train`.
 run_into() {
-    local out=$1; shift
+    local out=$1 init=$2; shift 2
     local args=("${@//\{out\}/$out}")
+    args=("${args[@]//\{init\}/$init}")
     "$PANOPLY" "${args[@]}" 2>"$WORK/log" || { cat "$WORK/log" >&2; return 1; }
     sed -n 's/.*weights sha256 \([0-9a-f]*\).*/\1/p' "$WORK/log" | tail -1
+}
+
+# The sha256 of a network file's weights: the bytes after the magic, the header's length and
+# the header, up to the 8-byte checksum (nnue::format).
+weights_sha256() {
+    python3 - "$1" <<'PY'
+import hashlib, struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", b, 12)[0]
+print(hashlib.sha256(b[16 + n:-8]).hexdigest())
+PY
 }
 
 # Makes data FILE again with the binary of commit PRODUCER: `panoply COMMAND...`, run in a
@@ -72,7 +89,7 @@ if [ "$only" = "--sample" ]; then
         [ "$kind" = sample ] || continue
         eval "set -- $args"
         out="$WORK/$name.out"
-        weights=$(run_into "$out" "$@")
+        weights=$(run_into "$out" - "$@")
         [ "$what" = bytes ] && got=$(sha256sum "$out" | cut -c1-64) || got=$weights
         echo "sample $name: $what sha256 $got (manifest: $digest)"
     done < <(entries)
@@ -91,12 +108,19 @@ while read -r kind file digest producer needed_by command; do
     fi
     check "$file" "$digest" "$(sha256sum "$file" | cut -c1-64)"
 done < <(entries)
-while read -r kind file digest args; do
+while read -r kind file digest init init_digest args; do
     [ "$kind" = network ] || continue
     [ -z "$only" ] || [ "$file" = "$only" ] || continue
     eval "set -- $args"
+    start_net=-
+    if [ "$init" != - ]; then
+        # The network it starts from, as its commit shipped it.
+        start_net="$WORK/init-$(basename "$file")"
+        git show "$init" > "$start_net"
+        check "$init (the network it starts from)" "$init_digest" "$(weights_sha256 "$start_net")"
+    fi
     start=$SECONDS
-    got=$(run_into "$WORK/$(basename "$file")" "$@")
+    got=$(run_into "$WORK/$(basename "$file")" "$start_net" "$@")
     check "$file (rebuilt in $((SECONDS - start)) s)" "$digest" "$got"
 done < <(entries)
 exit $failed

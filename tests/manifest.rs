@@ -1,6 +1,7 @@
 //! networks/MANIFEST.toml is true: every data file in networks/data/ is listed with the bytes
 //! and size it has (a listed file that is not in the tree can be made again), every shipped
-//! network has the weights it names, and the two samples that stand for the whole pipeline — a
+//! network has the weights it names (and the network it was trained from, if any, is in git
+//! history with the weights named for it), and the two samples that stand for the whole pipeline — a
 //! one-thread datagen run and a training run with the shipped recipe — give again, byte for
 //! byte, the digests written there.
 
@@ -32,6 +33,9 @@ struct ShippedNetwork {
     weights_sha256: String,
     inputs: Vec<String>,
     args: Vec<String>,
+    /// `commit:path` of the network its training started from (`--init {init}`).
+    init: Option<String>,
+    init_weights_sha256: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -140,7 +144,41 @@ fn every_shipped_network_has_the_weights_listed() {
             "{}",
             n.file
         );
+        check_start(&n);
     }
+}
+
+/// A network trained from an earlier one names it as `commit:path` with its weights' digest,
+/// and passes it as `--init {init}`; `git show` gives its bytes back.
+fn check_start(n: &ShippedNetwork) {
+    let passes_init = n.args.windows(2).any(|w| w == ["--init", "{init}"]);
+    let Some(init) = &n.init else {
+        assert!(!passes_init, "{}: --init without an init entry", n.file);
+        return;
+    };
+    assert!(
+        passes_init,
+        "{}: init {init} is not passed as --init",
+        n.file
+    );
+    let shown = Command::new("git")
+        .args(["show", init])
+        .current_dir(root())
+        .output()
+        .expect("git runs");
+    assert!(
+        shown.status.success(),
+        "{}: git show {init}: {}",
+        n.file,
+        String::from_utf8_lossy(&shown.stderr)
+    );
+    let start = Network::from_bytes(&shown.stdout).unwrap();
+    assert_eq!(
+        Some(start.weights_sha256()),
+        n.init_weights_sha256,
+        "{}: the network it starts from",
+        n.file
+    );
 }
 
 fn sample(name: &str) -> Sample {

@@ -4,7 +4,7 @@
 use super::Failure;
 use clap::{Args, ValueEnum};
 use panoply::train::optimizer::Schedule;
-use panoply::train::trainer::{train, TrainSettings};
+use panoply::train::trainer::{train, Start, TrainSettings};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -66,8 +66,12 @@ pub struct TrainArgs {
     #[arg(long)]
     checkpoint: Option<PathBuf>,
     /// Continue from this checkpoint (same data and settings) up to --epochs.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "init")]
     resume: Option<PathBuf>,
+    /// Start from this network's weights instead of random ones (same family, pieces,
+    /// --hidden, --scale and --on-classical): refines a shipped network on more data.
+    #[arg(long, value_name = "NETWORK")]
+    init: Option<PathBuf>,
     /// Train a correction to the classical evaluation: the engine scores positions as the
     /// classical evaluation plus the network (for data too scarce to learn everything).
     #[arg(long)]
@@ -144,7 +148,11 @@ impl TrainArgs {
             seed: self.seed,
             threads: threads.max(1),
             validation_share: self.validation,
-            resume: self.resume,
+            start: match (self.resume, self.init) {
+                (Some(checkpoint), _) => Start::Resume(checkpoint),
+                (None, Some(network)) => Start::Network(network),
+                (None, None) => Start::Fresh,
+            },
             on_classical: self.on_classical,
             mirror: self.mirror,
         })

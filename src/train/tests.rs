@@ -1,12 +1,12 @@
 //! The trainer end to end on the committed sample (`tests/data/cwda-sample.txt`, 2208
-//! positions of CwDA self-play): it learns, it is deterministic, it resumes exactly, and the
-//! quantised network computes what the float one does.
+//! positions of CwDA self-play): it learns, it is deterministic, it resumes exactly, it refines
+//! a network it starts from, and the quantised network computes what the float one does.
 
 use super::checkpoint::Checkpoint;
 use super::data::load;
 use super::network::Scratch;
 use super::optimizer::Schedule;
-use super::trainer::{train, Report, TrainSettings};
+use super::trainer::{train, Report, Start, TrainSettings};
 use crate::nnue::format;
 use std::path::PathBuf;
 
@@ -43,7 +43,7 @@ fn settings(dir: &std::path::Path, epochs: usize) -> TrainSettings {
         threads: 1,
         validation_share: 0.2,
         checkpoint: dir.join("net.ckpt"),
-        resume: None,
+        start: Start::Fresh,
         on_classical: false,
         mirror: false,
     }
@@ -111,7 +111,7 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
         ..whole.clone()
     });
     let (report, resumed) = run(&TrainSettings {
-        resume: Some(whole.checkpoint.clone()),
+        start: Start::Resume(whole.checkpoint.clone()),
         ..whole
     });
     assert_eq!(report.history.len(), 3);
@@ -279,4 +279,58 @@ fn a_correction_network_is_added_to_the_classical_evaluation() {
         corrected > n / 2,
         "only {corrected} of {n} positions corrected"
     );
+}
+
+/// A run that starts from a network and trains no epoch writes the same weights again
+/// (quantising undoes dequantising exactly); with epochs it starts at that network's
+/// validation loss and lowers it.
+#[test]
+fn a_run_started_from_a_network_starts_where_it_ended() {
+    let dir = scratch_dir("init");
+    let first = settings(&dir, 2);
+    let (first_report, _) = run(&first);
+    let before = format::Network::load(&first.out).unwrap();
+    let start = dir.join("start.nnue");
+    std::fs::rename(&first.out, &start).unwrap();
+    let again = TrainSettings {
+        epochs: 0,
+        start: Start::Network(start.clone()),
+        ..first.clone()
+    };
+    let (report, _) = run(&again);
+    assert_eq!(
+        report.network.weights_sha256(),
+        before.weights_sha256(),
+        "a run of no epochs changed the starting network"
+    );
+    let last = first_report.history.last().unwrap().validation;
+    assert!(
+        (report.initial_validation - last).abs() < 1e-3,
+        "the starting network's validation loss {} is not the one it was trained to, {last}",
+        report.initial_validation
+    );
+    let (refined, _) = run(&TrainSettings { epochs: 2, ..again });
+    assert!(refined.history.last().unwrap().validation < report.initial_validation);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A starting network that does not fit the run is refused with a reason, before training.
+#[test]
+fn a_starting_network_of_another_width_is_refused() {
+    let dir = scratch_dir("init-width");
+    let first = settings(&dir, 1);
+    run(&first);
+    let wider = TrainSettings {
+        hidden: 16,
+        start: Start::Network(first.out.clone()),
+        out: dir.join("wider.nnue"),
+        ..first
+    };
+    let error = train(&wider, &|_| {}).err().expect("refused").to_string();
+    assert_eq!(
+        error,
+        "the starting network does not fit: its hidden layer has 32 units, --hidden says 16"
+    );
+    assert!(!wider.out.exists());
+    std::fs::remove_dir_all(dir).unwrap();
 }

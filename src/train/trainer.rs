@@ -2,7 +2,8 @@
 //! thread whose gradients are summed in slice order (so a run is deterministic for a given
 //! thread count, and with `--threads 1` everywhere), AdamW, a learning-rate schedule, the
 //! validation loss after every epoch, a checkpoint after every epoch, and the quantised
-//! network at the end.
+//! network at the end. A run starts from random weights, from a checkpoint (the same run
+//! going on) or from a network file (a new run that refines a shipped network on more data).
 //!
 //! Target: `λ · sigmoid(score / K) + (1 − λ) · result`, both for the side to move; loss: the
 //! mean squared error of `sigmoid(out · scale / K)` against it.
@@ -12,7 +13,7 @@ use super::data::{fit_k, load, sigmoid, LoadError, Loaded};
 use super::dataset::{Dataset, Entry};
 use super::network::{FloatNetwork, Gradient, Scratch};
 use super::optimizer::{AdamW, Schedule};
-use super::quantise::quantise;
+use super::quantise::{dequantise, quantise, QA, QB};
 use crate::nnue::features::KindMap;
 use crate::nnue::format::{self, FormatError, Header};
 use crate::random::{mix, Rng};
@@ -41,11 +42,23 @@ pub struct TrainSettings {
     pub threads: usize,
     pub validation_share: f64,
     pub checkpoint: PathBuf,
-    pub resume: Option<PathBuf>,
+    pub start: Start,
     /// The network learns a correction added to the classical evaluation.
     pub on_classical: bool,
     /// Train on each position's file-wise mirror image as well.
     pub mirror: bool,
+}
+
+/// Where a run's weights come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Start {
+    /// Random weights from the seed (a correction's output layer at zero).
+    Fresh,
+    /// A checkpoint of this same run (same data and settings): it goes on up to `epochs`.
+    Resume(PathBuf),
+    /// A network file for the same family, pieces, width and base: a new run (fresh
+    /// optimiser, its own epochs and schedule) whose weights start as that network's.
+    Network(PathBuf),
 }
 
 /// What a run produced.
@@ -62,9 +75,11 @@ pub struct Report {
 pub enum TrainError {
     Load(LoadError),
     Checkpoint(CheckpointError),
+    StartNetwork(FormatError),
     Save(FormatError),
     Threads(String),
     Mismatch(String),
+    NetworkMismatch(String),
 }
 
 impl fmt::Display for TrainError {
@@ -72,9 +87,13 @@ impl fmt::Display for TrainError {
         match self {
             TrainError::Load(e) => write!(f, "{e}"),
             TrainError::Checkpoint(e) => write!(f, "{e}"),
+            TrainError::StartNetwork(e) => write!(f, "the starting network: {e}"),
             TrainError::Save(e) => write!(f, "{e}"),
             TrainError::Threads(e) => write!(f, "cannot start the threads: {e}"),
             TrainError::Mismatch(why) => write!(f, "the checkpoint does not fit: {why}"),
+            TrainError::NetworkMismatch(why) => {
+                write!(f, "the starting network does not fit: {why}")
+            }
         }
     }
 }
@@ -158,30 +177,116 @@ fn mean_loss(net: &FloatNetwork, data: &Dataset, workers: &mut [Worker], labels:
     workers.iter().map(|w| w.loss).sum::<f64>() / data.len().max(1) as f64
 }
 
-/// Where the run starts: fresh, or from the checkpoint read before the data.
+/// What a run starts from, read before the data so that a bad file is refused at once.
+enum Origin {
+    Fresh,
+    Resumed(Checkpoint),
+    Network(format::Network),
+}
+
+fn read_origin(start: &Start) -> Result<Origin, TrainError> {
+    Ok(match start {
+        Start::Fresh => Origin::Fresh,
+        Start::Resume(path) => {
+            Origin::Resumed(Checkpoint::load(path).map_err(TrainError::Checkpoint)?)
+        }
+        Start::Network(path) => {
+            Origin::Network(format::Network::load(path).map_err(TrainError::StartNetwork)?)
+        }
+    })
+}
+
+/// The run's state at its first epoch.
 fn start(
     s: &TrainSettings,
-    resumed: Option<Checkpoint>,
-    inputs: usize,
+    origin: Origin,
+    loaded: &Loaded,
     fitted_k: f64,
 ) -> Result<Checkpoint, TrainError> {
-    let Some(c) = resumed else {
-        let mut net = FloatNetwork::new(inputs, s.hidden, s.seed);
-        if s.on_classical {
-            // A correction starts at nothing: the classical evaluation as it is.
-            net.zero_output();
+    let inputs = KindMap::inputs(loaded.catalog.entries.len(), loaded.cells);
+    let net = match origin {
+        Origin::Resumed(c) => return resumed(s, c, inputs),
+        Origin::Network(n) => {
+            network_fits(s, &n, loaded).map_err(TrainError::NetworkMismatch)?;
+            dequantise(&n)
         }
-        let adam = AdamW::new(net.params.len(), s.weight_decay);
-        return Ok(Checkpoint {
-            net,
-            adam,
-            seed: s.seed,
-            k: s.k.unwrap_or(fitted_k),
-            lambda: s.lambda,
-            on_classical: s.on_classical,
-            history: Vec::new(),
-        });
+        Origin::Fresh => {
+            let mut net = FloatNetwork::new(inputs, s.hidden, s.seed);
+            if s.on_classical {
+                // A correction starts at nothing: the classical evaluation as it is.
+                net.zero_output();
+            }
+            net
+        }
     };
+    let adam = AdamW::new(net.params.len(), s.weight_decay);
+    Ok(Checkpoint {
+        net,
+        adam,
+        seed: s.seed,
+        k: s.k.unwrap_or(fitted_k),
+        lambda: s.lambda,
+        on_classical: s.on_classical,
+        history: Vec::new(),
+    })
+}
+
+/// Whether a starting network was made for what this run trains: the same family, the same
+/// piece inputs in the same order, and the same width, base, output scale and quantisation.
+fn network_fits(s: &TrainSettings, n: &format::Network, loaded: &Loaded) -> Result<(), String> {
+    let h = &n.header;
+    let family = loaded.family.id();
+    let base = if s.on_classical {
+        format::Base::Classical
+    } else {
+        format::Base::Nothing
+    };
+    let checks = [
+        (
+            h.family == family,
+            format!("it is for {}, the data for {family}", h.family),
+        ),
+        (
+            h.cells == loaded.cells && h.catalog == loaded.catalog,
+            format!(
+                "its inputs are {} pieces on {} cells, the data's {} on {} (or in another order)",
+                h.catalog.entries.len(),
+                h.cells,
+                loaded.catalog.entries.len(),
+                loaded.cells
+            ),
+        ),
+        (
+            h.hidden == s.hidden,
+            format!(
+                "its hidden layer has {} units, --hidden says {}",
+                h.hidden, s.hidden
+            ),
+        ),
+        (
+            h.base == base,
+            "--on-classical must be given exactly when the network is a correction".into(),
+        ),
+        (
+            h.scale == s.scale,
+            format!("its scale is {}, --scale says {}", h.scale, s.scale),
+        ),
+        (
+            h.qa == QA && h.qb == QB,
+            format!(
+                "it is quantised by {} and {}, this trainer by {QA} and {QB}",
+                h.qa, h.qb
+            ),
+        ),
+    ];
+    match checks.into_iter().find(|(ok, _)| !ok) {
+        Some((_, why)) => Err(why),
+        None => Ok(()),
+    }
+}
+
+/// A checkpoint to go on from, if it fits the data and `--hidden`.
+fn resumed(s: &TrainSettings, c: Checkpoint, inputs: usize) -> Result<Checkpoint, TrainError> {
     if c.net.inputs != inputs {
         return Err(TrainError::Mismatch(format!(
             "it has {} inputs, this data's family {inputs}",
@@ -211,11 +316,9 @@ fn train_in_pool(
     s: &TrainSettings,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Report, TrainError> {
-    // A bad checkpoint is refused before the data is read: one line, nothing else printed.
-    let resumed = match &s.resume {
-        Some(path) => Some(Checkpoint::load(path).map_err(TrainError::Checkpoint)?),
-        None => None,
-    };
+    // A bad checkpoint or network is refused before the data is read: one line, nothing else
+    // printed.
+    let origin = read_origin(&s.start)?;
     let loaded = load(&s.files, s.validation_share, s.seed, s.mirror).map_err(TrainError::Load)?;
     let Loaded {
         train, validation, ..
@@ -231,9 +334,11 @@ fn train_in_pool(
             ""
         }
     ));
-    let mut state = start(s, resumed, inputs, fitted)?;
-    if s.resume.is_some() {
-        progress(&describe_resume(&state));
+    let mut state = start(s, origin, &loaded, fitted)?;
+    match &s.start {
+        Start::Resume(_) => progress(&describe_resume(&state)),
+        Start::Network(path) => progress(&format!("starting from the network {}", path.display())),
+        Start::Fresh => {}
     }
     let labels = Labels {
         k: state.k,
@@ -433,6 +538,10 @@ fn header(s: &TrainSettings, loaded: &Loaded, state: &Checkpoint) -> Header {
             "loss": "mean squared error of sigmoid(cp / K) \
                      against λ·sigmoid(score / K) + (1 − λ)·result",
             "losses": losses,
+            "started_from": match &s.start {
+                Start::Network(path) => json!(path.display().to_string()),
+                _ => json!(null),
+            },
         }),
     }
 }
