@@ -236,11 +236,6 @@ fn start(
 fn network_fits(s: &TrainSettings, n: &format::Network, loaded: &Loaded) -> Result<(), String> {
     let h = &n.header;
     let family = loaded.family.id();
-    let base = if s.on_classical {
-        format::Base::Classical
-    } else {
-        format::Base::Nothing
-    };
     let checks = [
         (
             h.family == family,
@@ -264,7 +259,7 @@ fn network_fits(s: &TrainSettings, n: &format::Network, loaded: &Loaded) -> Resu
             ),
         ),
         (
-            h.base == base,
+            h.base == base(s.on_classical),
             "--on-classical must be given exactly when the network is a correction".into(),
         ),
         (
@@ -499,6 +494,15 @@ fn run_epoch(
     loss / data.len().max(1) as f64
 }
 
+/// What a network's output is added to: the classical evaluation when it learns a correction.
+fn base(on_classical: bool) -> format::Base {
+    if on_classical {
+        format::Base::Classical
+    } else {
+        format::Base::Nothing
+    }
+}
+
 /// The network file's header: what the network is and how it was made.
 fn header(s: &TrainSettings, loaded: &Loaded, state: &Checkpoint) -> Header {
     let files: Vec<String> = s.files.iter().map(|f| f.display().to_string()).collect();
@@ -516,11 +520,7 @@ fn header(s: &TrainSettings, loaded: &Loaded, state: &Checkpoint) -> Header {
         qa: 0,
         qb: 0,
         scale: s.scale,
-        base: if state.on_classical {
-            format::Base::Classical
-        } else {
-            format::Base::Nothing
-        },
+        base: base(state.on_classical),
         notes: json!({
             "trainer": "panoply train",
             "data": files,
