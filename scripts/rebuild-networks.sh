@@ -52,15 +52,9 @@ run_into() {
     sed -n 's/.*weights sha256 \([0-9a-f]*\).*/\1/p' "$WORK/log" | tail -1
 }
 
-# The sha256 of a network file's weights: the bytes after the magic, the header's length and
-# the header, up to the 8-byte checksum (nnue::format).
+# The sha256 of a network file's weights, as `panoply network` prints it.
 weights_sha256() {
-    python3 - "$1" <<'PY'
-import hashlib, struct, sys
-b = open(sys.argv[1], "rb").read()
-n = struct.unpack_from("<I", b, 12)[0]
-print(hashlib.sha256(b[16 + n:-8]).hexdigest())
-PY
+    "$PANOPLY" network "$1" | sed -n 's/^  weights sha256 //p'
 }
 
 # Makes data FILE again with the binary of commit PRODUCER: `panoply COMMAND...`, run in a

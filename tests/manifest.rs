@@ -3,7 +3,7 @@
 //! network has the weights it names (and the network it was trained from, if any, is in git
 //! history with the weights named for it), and the two samples that stand for the whole pipeline — a
 //! one-thread datagen run and a training run with the shipped recipe — give again, byte for
-//! byte, the digests written there.
+//! byte, the digests written there; `panoply network` prints the listed weights digests.
 
 use panoply::digest::sha256_hex;
 use panoply::nnue::format::Network;
@@ -146,6 +146,42 @@ fn every_shipped_network_has_the_weights_listed() {
         );
         check_start(&n);
     }
+}
+
+/// `panoply network` prints the digest the manifest lists for every shipped network (the
+/// rebuild script reads it there), and refuses a file that is not a network in one line.
+#[test]
+fn panoply_network_prints_the_listed_weights() {
+    let m = manifest();
+    let files: Vec<&str> = m.network.iter().map(|n| n.file.as_str()).collect();
+    let network = |files: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_panoply"))
+            .arg("network")
+            .args(files)
+            .current_dir(root())
+            .output()
+            .unwrap()
+    };
+    let o = network(&files);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    let printed: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("  weights sha256 "))
+        .collect();
+    let listed: Vec<&str> = m
+        .network
+        .iter()
+        .map(|n| n.weights_sha256.as_str())
+        .collect();
+    assert_eq!(printed, listed);
+    let o = network(&["Cargo.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).trim(),
+        "panoply: Cargo.toml: not a Panoply network file (no PANOPLY-NNUE magic)"
+    );
 }
 
 /// A network trained from an earlier one names it as `commit:path` with its weights' digest,

@@ -8,6 +8,7 @@ mod datagen;
 mod eval_args;
 mod label;
 mod match_cmd;
+mod network;
 mod openings;
 mod perft;
 mod position;
@@ -51,6 +52,8 @@ pub enum Command {
     Tune(tune::TuneArgs),
     /// Fit an NNUE network to recorded self-play positions; writes a network file.
     Train(train::TrainArgs),
+    /// Describe network files: family, size, base, notes and the sha256 of their weights.
+    Network(network::NetworkArgs),
     /// Replace the scores of recorded positions with another engine's (for `tune --lambda 0`).
     Label(label::LabelArgs),
     /// A board in the browser for every game: serves a page on 127.0.0.1 and prints its address.
@@ -76,6 +79,7 @@ impl Command {
             Command::Openings(args) => args.run(),
             Command::Tune(args) => args.run(),
             Command::Train(args) => args.run(),
+            Command::Network(args) => args.run(),
             Command::Label(args) => args.run(),
             Command::Serve(args) => args.run(),
             Command::Datagen(args) => args.run(),
