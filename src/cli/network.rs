@@ -4,7 +4,7 @@
 
 use super::Failure;
 use clap::Args;
-use panoply::nnue::format::{Base, FormatError, Network};
+use panoply::nnue::format::{Base, Network};
 use panoply::outln;
 use std::path::{Path, PathBuf};
 
@@ -18,11 +18,7 @@ pub struct NetworkArgs {
 impl NetworkArgs {
     pub fn run(self) -> Result<(), Failure> {
         for file in &self.files {
-            // An I/O error names the file already; the others say what is wrong inside it.
-            let net = Network::load(file).map_err(|e| match e {
-                FormatError::Io(..) => Failure(e.to_string()),
-                _ => Failure(format!("{}: {e}", file.display())),
-            })?;
+            let net = Network::load(file).map_err(|e| Failure(e.to_string()))?;
             describe(file, &net);
         }
         Ok(())

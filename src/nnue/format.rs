@@ -18,7 +18,7 @@
 
 use super::features::{Catalog, CatalogEntry, KindMap};
 use serde_json::{json, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub const MAGIC: &[u8; 12] = b"PANOPLY-NNUE";
 pub const FORMAT_VERSION: u64 = 1;
@@ -69,10 +69,10 @@ pub struct Network {
     pub output_bias: i32,
 }
 
-/// Why a network file was refused.
+/// Why a network was refused.
 #[derive(Debug)]
 pub enum FormatError {
-    Io(String, std::io::Error),
+    Io(std::io::Error),
     NotANetwork,
     Truncated,
     Checksum,
@@ -84,7 +84,7 @@ pub enum FormatError {
 impl std::fmt::Display for FormatError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            FormatError::Io(path, e) => write!(f, "{path}: {e}"),
+            FormatError::Io(e) => e.fmt(f),
             FormatError::NotANetwork => {
                 write!(f, "not a Panoply network file (no PANOPLY-NNUE magic)")
             }
@@ -104,6 +104,21 @@ impl std::fmt::Display for FormatError {
 }
 
 impl std::error::Error for FormatError {}
+
+/// A network file that could not be read or written: the file, and why.
+#[derive(Debug)]
+pub struct FileError {
+    pub path: PathBuf,
+    pub cause: FormatError,
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.cause)
+    }
+}
+
+impl std::error::Error for FileError {}
 
 /// FNV-1a, 64 bits: enough to catch damage, no dependency.
 pub(crate) fn checksum(bytes: &[u8]) -> u64 {
@@ -213,14 +228,20 @@ impl Network {
         })
     }
 
-    pub fn load(path: &Path) -> Result<Network, FormatError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| FormatError::Io(path.display().to_string(), e))?;
-        Network::from_bytes(&bytes)
+    pub fn load(path: &Path) -> Result<Network, FileError> {
+        let in_file = |cause| FileError {
+            path: path.to_path_buf(),
+            cause,
+        };
+        let bytes = std::fs::read(path).map_err(|e| in_file(FormatError::Io(e)))?;
+        Network::from_bytes(&bytes).map_err(in_file)
     }
 
-    pub fn save(&self, path: &Path) -> Result<(), FormatError> {
-        let io = |e| FormatError::Io(path.display().to_string(), e);
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        let io = |e| FileError {
+            path: path.to_path_buf(),
+            cause: FormatError::Io(e),
+        };
         // Written beside and renamed, so an interrupted save never leaves half a network.
         let tmp = path.with_extension("tmp");
         std::fs::write(&tmp, self.to_bytes()).map_err(io)?;
@@ -356,5 +377,36 @@ mod tests {
             Network::from_bytes(b"hello"),
             Err(FormatError::NotANetwork)
         ));
+    }
+
+    #[test]
+    fn a_refused_file_is_named_in_its_error() {
+        let dir = std::env::temp_dir().join(format!("panoply-format-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (good, bad, missing) = (
+            dir.join("good.nnue"),
+            dir.join("bad.nnue"),
+            dir.join("no.nnue"),
+        );
+        tiny().save(&good).unwrap();
+        assert_eq!(Network::load(&good).unwrap(), tiny());
+        std::fs::write(&bad, b"hello").unwrap();
+        let e = Network::load(&bad).unwrap_err();
+        assert!(matches!(e.cause, FormatError::NotANetwork), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: not a Panoply network file (no PANOPLY-NNUE magic)",
+                bad.display()
+            )
+        );
+        let e = Network::load(&missing).unwrap_err();
+        assert!(matches!(e.cause, FormatError::Io(_)), "{e:?}");
+        assert!(
+            e.to_string()
+                .starts_with(&format!("{}: ", missing.display())),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -266,7 +266,8 @@ impl EvalSettings {
             return Ok(());
         }
         let path = PathBuf::from(path);
-        let net = Network::load(&path).map_err(NnueError::File)?;
+        // The caller names the file in its message.
+        let net = Network::load(&path).map_err(|e| NnueError::File(e.cause))?;
         layers::check_bounds(&net).map_err(NnueError::Bounds)?;
         self.file = Some((path, Arc::new(net)));
         Ok(())

@@ -15,7 +15,7 @@ use super::network::{FloatNetwork, Gradient, Scratch};
 use super::optimizer::{AdamW, Schedule};
 use super::quantise::{dequantise, quantise, QA, QB};
 use crate::nnue::features::KindMap;
-use crate::nnue::format::{self, FormatError, Header};
+use crate::nnue::format::{self, FileError, Header};
 use crate::random::{mix, Rng};
 use rayon::prelude::*;
 use serde_json::json;
@@ -75,8 +75,8 @@ pub struct Report {
 pub enum TrainError {
     Load(LoadError),
     Checkpoint(CheckpointError),
-    StartNetwork(FormatError),
-    Save(FormatError),
+    StartNetwork(FileError),
+    Save(FileError),
     Threads(String),
     Mismatch(String),
     NetworkMismatch(String),
