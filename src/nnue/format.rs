@@ -112,6 +112,15 @@ pub struct FileError {
     pub cause: FormatError,
 }
 
+impl FileError {
+    fn new(path: &Path, cause: FormatError) -> FileError {
+        FileError {
+            path: path.to_path_buf(),
+            cause,
+        }
+    }
+}
+
 impl std::fmt::Display for FileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.path.display(), self.cause)
@@ -229,19 +238,12 @@ impl Network {
     }
 
     pub fn load(path: &Path) -> Result<Network, FileError> {
-        let in_file = |cause| FileError {
-            path: path.to_path_buf(),
-            cause,
-        };
-        let bytes = std::fs::read(path).map_err(|e| in_file(FormatError::Io(e)))?;
-        Network::from_bytes(&bytes).map_err(in_file)
+        let bytes = std::fs::read(path).map_err(|e| FileError::new(path, FormatError::Io(e)))?;
+        Network::from_bytes(&bytes).map_err(|e| FileError::new(path, e))
     }
 
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
-        let io = |e| FileError {
-            path: path.to_path_buf(),
-            cause: FormatError::Io(e),
-        };
+        let io = |e| FileError::new(path, FormatError::Io(e));
         // Written beside and renamed, so an interrupted save never leaves half a network.
         let tmp = path.with_extension("tmp");
         std::fs::write(&tmp, self.to_bytes()).map_err(io)?;
