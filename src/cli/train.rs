@@ -4,7 +4,7 @@
 use super::Failure;
 use clap::{Args, ValueEnum};
 use panoply::train::optimizer::Schedule;
-use panoply::train::trainer::{train, Start, TrainSettings};
+use panoply::train::trainer::{train, Holdout, Start, TrainSettings};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -62,6 +62,11 @@ pub struct TrainArgs {
     /// Share of the games held out for the validation loss.
     #[arg(long, default_value_t = 0.05)]
     validation: f64,
+    /// Measure the validation loss on every game of this file instead (repeatable); the
+    /// training files then all train. One held-out file makes the losses of networks
+    /// trained on different data comparable.
+    #[arg(long, value_name = "FILE", conflicts_with = "validation")]
+    validation_file: Vec<PathBuf>,
     /// Where to write the checkpoint after each epoch (default: the --out file with `.ckpt`).
     #[arg(long)]
     checkpoint: Option<PathBuf>,
@@ -147,7 +152,11 @@ impl TrainArgs {
             scale: self.scale,
             seed: self.seed,
             threads: threads.max(1),
-            validation_share: self.validation,
+            holdout: if self.validation_file.is_empty() {
+                Holdout::Share(self.validation)
+            } else {
+                Holdout::Files(self.validation_file)
+            },
             start: match (self.resume, self.init) {
                 (Some(checkpoint), _) => Start::Resume(checkpoint),
                 (None, Some(network)) => Start::Network(network),

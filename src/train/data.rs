@@ -3,13 +3,24 @@
 //! K fitted to the recorded scores.
 
 use super::dataset::{Builder, Dataset, DatasetError};
-use super::source::{read_positions, ReadStats, SourceError};
+use super::source::{read_positions, ReadStats, SourceError, TrainingPosition};
 use crate::game::AnyTables;
 use crate::games;
 use crate::nnue::features::Catalog;
 use crate::variant::Family;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The games that measure the validation loss; the network never trains on them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Holdout {
+    /// This share of the training files' games, picked by a hash of the game number and the
+    /// seed.
+    Share(f64),
+    /// Every game of these files, and none of the training files': one yardstick for
+    /// networks trained on different data, so their losses compare.
+    Files(Vec<PathBuf>),
+}
 
 /// A family's positions, ready to train on.
 pub struct Loaded {
@@ -27,6 +38,8 @@ pub enum LoadError {
     Dataset(DatasetError),
     NoPositions,
     NoValidation,
+    /// A file named both to train on and to validate with.
+    TrainsAndValidates(PathBuf),
 }
 
 impl fmt::Display for LoadError {
@@ -38,6 +51,12 @@ impl fmt::Display for LoadError {
             LoadError::NoValidation => write!(
                 f,
                 "no game fell into the validation share (more data or a larger --validation)"
+            ),
+            LoadError::TrainsAndValidates(path) => write!(
+                f,
+                "{} is both a training and a validation file: the validation loss would \
+                 measure games the network trained on",
+                path.display()
             ),
         }
     }
@@ -63,41 +82,39 @@ pub fn family_catalog(family: Family, cells: usize) -> Catalog {
     Catalog::of(tables.iter().map(|t| &**t))
 }
 
-/// Reads `files`; `validation_share` of the games (by a hash seeded with `seed`) are held out;
-/// `mirror` adds each training position's mirror image ([`Builder::new`]).
+/// Reads `files` for training and the games of `holdout` for validation (a share of the same
+/// files' games, or other files); `mirror` adds each training position's mirror image
+/// ([`Builder::new`]).
 pub fn load(
     files: &[PathBuf],
-    validation_share: f64,
+    holdout: &Holdout,
     seed: u64,
     mirror: bool,
 ) -> Result<Loaded, LoadError> {
-    let mut builder: Option<Builder> = None;
-    let mut failure: Option<DatasetError> = None;
-    let stats = read_positions(files, |p| {
-        if failure.is_some() {
-            return;
-        }
-        if builder.is_none() {
-            let (family, cells) = (p.tables.variant.family, p.tables.variant.shape.cells());
-            let catalog = family_catalog(family, cells);
-            match Builder::new(family, catalog, cells, validation_share, seed, mirror) {
-                Ok(b) => builder = Some(b),
-                Err(e) => {
-                    failure = Some(e);
-                    return;
-                }
+    let share = match holdout {
+        Holdout::Share(share) => *share,
+        Holdout::Files(held) => {
+            if let Some(both) = held.iter().find(|h| files.iter().any(|f| same_file(f, h))) {
+                return Err(LoadError::TrainsAndValidates(both.clone()));
             }
+            0.0
         }
-        let b = builder.as_mut().expect("made above");
-        if let Err(e) = b.add(&p) {
-            failure.get_or_insert(e);
-        }
-    })
-    .map_err(LoadError::Source)?;
-    if let Some(e) = failure {
-        return Err(LoadError::Dataset(e));
+    };
+    let mut reader = Reader {
+        share,
+        seed,
+        mirror,
+        builder: None,
+        failure: None,
+    };
+    let mut stats = reader.read(files, Split::ByGame)?;
+    if let Holdout::Files(held) = holdout {
+        let held_stats = reader.read(held, Split::Validation)?;
+        stats.positions += held_stats.positions;
+        stats.games += held_stats.games;
+        stats.partial_lines += held_stats.partial_lines;
     }
-    let b = builder.ok_or(LoadError::NoPositions)?;
+    let b = reader.builder.ok_or(LoadError::NoPositions)?;
     if b.validation.is_empty() {
         return Err(LoadError::NoValidation);
     }
@@ -109,6 +126,65 @@ pub fn load(
         validation: b.validation,
         stats,
     })
+}
+
+/// Where the positions of a file go.
+#[derive(Clone, Copy)]
+enum Split {
+    /// Training or validation by the game's hash ([`Builder::is_validation`]).
+    ByGame,
+    /// All to validation.
+    Validation,
+}
+
+/// The state of [`load`] across its files: the builder, made by the first position (which
+/// names the family), and the first failure.
+struct Reader {
+    share: f64,
+    seed: u64,
+    mirror: bool,
+    builder: Option<Builder>,
+    failure: Option<DatasetError>,
+}
+
+impl Reader {
+    fn read(&mut self, files: &[PathBuf], split: Split) -> Result<ReadStats, LoadError> {
+        let stats = read_positions(files, |p| {
+            if self.failure.is_none() {
+                if let Err(e) = self.add(&p, split) {
+                    self.failure = Some(e);
+                }
+            }
+        })
+        .map_err(LoadError::Source)?;
+        match self.failure.take() {
+            Some(e) => Err(LoadError::Dataset(e)),
+            None => Ok(stats),
+        }
+    }
+
+    fn add(&mut self, p: &TrainingPosition, split: Split) -> Result<(), DatasetError> {
+        if self.builder.is_none() {
+            let (family, cells) = (p.tables.variant.family, p.tables.variant.shape.cells());
+            let catalog = family_catalog(family, cells);
+            let b = Builder::new(family, catalog, cells, self.share, self.seed, self.mirror)?;
+            self.builder = Some(b);
+        }
+        let b = self.builder.as_mut().expect("made above");
+        let held_out = match split {
+            Split::ByGame => b.is_validation(p.game),
+            Split::Validation => true,
+        };
+        b.add(p, held_out)
+    }
+}
+
+/// Whether two paths name one file (compared as given when either cannot be resolved).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 pub fn sigmoid(x: f64) -> f64 {

@@ -148,7 +148,8 @@ impl Builder {
         u < self.validation_share
     }
 
-    pub fn add(&mut self, p: &TrainingPosition) -> Result<(), DatasetError> {
+    /// Adds `p` to the validation games when `held_out`, else to the training ones.
+    pub fn add(&mut self, p: &TrainingPosition, held_out: bool) -> Result<(), DatasetError> {
         let variant = &p.tables.variant;
         if variant.family != self.family {
             return Err(DatasetError::MixedFamilies(self.family, variant.family));
@@ -167,7 +168,7 @@ impl Builder {
         let other = Player(1 - side.0);
         map.active(&p.position, side, &mut self.own);
         map.active(&p.position, other, &mut self.other);
-        if self.is_validation(p.game) {
+        if held_out {
             self.validation.push(&self.own, &self.other, p, classical);
         } else {
             self.train.push(&self.own, &self.other, p, classical);

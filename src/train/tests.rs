@@ -4,9 +4,10 @@
 
 use super::checkpoint::Checkpoint;
 use super::data::load;
+use super::data::LoadError;
 use super::network::Scratch;
 use super::optimizer::Schedule;
-use super::trainer::{train, Report, Start, TrainSettings};
+use super::trainer::{train, Holdout, Report, Start, TrainSettings};
 use crate::nnue::format;
 use std::path::PathBuf;
 
@@ -41,7 +42,7 @@ fn settings(dir: &std::path::Path, epochs: usize) -> TrainSettings {
         scale: 400,
         seed: 11,
         threads: 1,
-        validation_share: 0.2,
+        holdout: Holdout::Share(0.2),
         checkpoint: dir.join("net.ckpt"),
         start: Start::Fresh,
         on_classical: false,
@@ -78,14 +79,93 @@ fn training_lowers_the_validation_loss_of_held_out_games() {
 fn mirroring_doubles_the_training_positions_and_leaves_validation_alone() {
     let dir = scratch_dir("mirror");
     let s = settings(&dir, 1);
-    let plain = load(&s.files, s.validation_share, s.seed, false).unwrap();
-    let mirrored = load(&s.files, s.validation_share, s.seed, true).unwrap();
+    let plain = load(&s.files, &s.holdout, s.seed, false).unwrap();
+    let mirrored = load(&s.files, &s.holdout, s.seed, true).unwrap();
     assert_eq!(mirrored.train.len(), 2 * plain.train.len());
     assert_eq!(mirrored.validation.entries, plain.validation.entries);
     // Entry 2i + 1 is entry 2i's mirror image: same labels, other inputs.
     let (a, b) = (&mirrored.train.entries[0], &mirrored.train.entries[1]);
     assert_eq!((a.score, a.result, a.game), (b.score, b.result, b.game));
     assert_ne!(mirrored.train.features(0), mirrored.train.features(1));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The sample's first and second halves, written to `dir`.
+fn halves(dir: &std::path::Path) -> (PathBuf, PathBuf) {
+    let text = std::fs::read_to_string(sample()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let (first, second) = lines.split_at(lines.len() / 2);
+    let files = (dir.join("first.txt"), dir.join("second.txt"));
+    std::fs::write(&files.0, first.join("\n") + "\n").unwrap();
+    std::fs::write(&files.1, second.join("\n") + "\n").unwrap();
+    files
+}
+
+#[test]
+fn a_validation_file_holds_out_its_games_and_the_training_files_all_train() {
+    let dir = scratch_dir("holdout-file");
+    let (first, second) = halves(&dir);
+    let seed = 11;
+    let both = |train: &PathBuf, held: &PathBuf| {
+        load(
+            std::slice::from_ref(train),
+            &Holdout::Files(vec![held.clone()]),
+            seed,
+            false,
+        )
+        .unwrap()
+    };
+    let (a, b) = (both(&first, &second), both(&second, &first));
+    assert_eq!(a.train.len(), b.validation.len());
+    assert_eq!(a.validation.len(), b.train.len());
+    let whole = load(&[sample()], &Holdout::Share(0.2), seed, false).unwrap();
+    assert_eq!(
+        a.train.len() + a.validation.len(),
+        whole.train.len() + whole.validation.len()
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn networks_trained_on_different_data_are_measured_on_the_same_validation_file() {
+    let dir = scratch_dir("holdout-yardstick");
+    let (first, second) = halves(&dir);
+    let text = std::fs::read_to_string(&first).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let quarter = dir.join("quarter.txt");
+    std::fs::write(&quarter, lines[..lines.len() / 2].join("\n") + "\n").unwrap();
+    // K given, so the labels do not depend on the training data; the seed gives both runs the
+    // same starting weights.
+    let on = |file: &PathBuf, out: &str| TrainSettings {
+        files: vec![file.clone()],
+        out: dir.join(out),
+        checkpoint: dir.join(out).with_extension("ckpt"),
+        holdout: Holdout::Files(vec![second.clone()]),
+        k: Some(250.0),
+        ..settings(&dir, 1)
+    };
+    let (half, _) = run(&on(&first, "half.nnue"));
+    let (less, _) = run(&on(&quarter, "quarter.nnue"));
+    assert_eq!(half.initial_validation, less.initial_validation);
+    assert_ne!(half.history[0].validation, less.history[0].validation);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_file_named_to_train_and_to_validate_is_refused() {
+    let dir = scratch_dir("holdout-twice");
+    let (first, second) = halves(&dir);
+    let same = dir.join(".").join("first.txt");
+    let held = Holdout::Files(vec![second, same]);
+    match load(&[first], &held, 11, false) {
+        Err(e @ LoadError::TrainsAndValidates(_)) => assert!(
+            e.to_string()
+                .contains("first.txt is both a training and a validation file"),
+            "{e}"
+        ),
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a file trained on was accepted to validate with"),
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -154,7 +234,7 @@ fn the_quantised_network_computes_what_the_float_one_does() {
     let stored = format::Network::from_bytes(&bytes).unwrap();
     assert_eq!(stored.feature_weights, report.network.feature_weights);
     let float = Checkpoint::load(&s.checkpoint).unwrap().net;
-    let data = load(&s.files, s.validation_share, s.seed, s.mirror).unwrap();
+    let data = load(&s.files, &s.holdout, s.seed, s.mirror).unwrap();
     let mut scratch = Scratch::new(float.hidden);
     let (mut worst, mut spread, mut total, mut n) = (0f64, 0f64, 0f64, 0);
     for i in (0..data.validation.len()).step_by(3) {

@@ -9,6 +9,7 @@
 //! mean squared error of `sigmoid(out · scale / K)` against it.
 
 use super::checkpoint::{Checkpoint, CheckpointError, EpochLoss};
+pub use super::data::Holdout;
 use super::data::{fit_k, load, sigmoid, LoadError, Loaded};
 use super::dataset::{Dataset, Entry};
 use super::network::{FloatNetwork, Gradient, Scratch};
@@ -40,7 +41,8 @@ pub struct TrainSettings {
     pub scale: i32,
     pub seed: u64,
     pub threads: usize,
-    pub validation_share: f64,
+    /// The games the validation loss is measured on.
+    pub holdout: Holdout,
     pub checkpoint: PathBuf,
     pub start: Start,
     /// The network learns a correction added to the classical evaluation.
@@ -314,7 +316,7 @@ fn train_in_pool(
     // A bad checkpoint or network is refused before the data is read: one line, nothing else
     // printed.
     let origin = read_origin(&s.start)?;
-    let loaded = load(&s.files, s.validation_share, s.seed, s.mirror).map_err(TrainError::Load)?;
+    let loaded = load(&s.files, &s.holdout, s.seed, s.mirror).map_err(TrainError::Load)?;
     let Loaded {
         train, validation, ..
     } = &loaded;
