@@ -756,9 +756,13 @@ impl<'a, 'd, B: BitSet> Worker<'a, 'd, B> {
             return -self.search(child, new_depth, -beta, -alpha, ply + 1, gives_check, true);
         }
         let mut r = 0;
-        if depth >= 3 && searched >= 2 + pv_node as usize && quiet && !gives_check {
+        if depth >= 3 && searched >= 2 + pv_node as usize && quiet {
             r = self.reduction(depth, searched);
             if pv_node {
+                r -= 1;
+            }
+            // A quiet check is reduced too, a ply less than other late quiet moves.
+            if gives_check {
                 r -= 1;
             }
             if !improving {
